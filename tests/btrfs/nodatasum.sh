@@ -1,0 +1,42 @@
+#!/bin/sh
+# btrfs refuses to clone between a NODATASUM file (chattr +C) and a
+# checksummed one; copy_range then copies through the page cache: it
+# succeeds, the bytes are identical and no extent is shared.
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/offload-lib.sh"
+require_mnt_ CR_MNT_BTRFS
+
+scratch_dir_ "$CR_MNT_BTRFS"
+cd "$dir" || framework_failure_ "cd $dir"
+M=1048576
+mkdir nocow && chattr +C nocow || framework_failure_ "chattr +C"
+make_data_ sum $((4 * M))
+make_data_ nocow/nosum $((4 * M))
+lsattr nocow/nosum | grep -q C || framework_failure_ "nosum is not +C"
+
+for pair in "sum nocow/to-nosum" "nocow/nosum to-sum"; do
+  set -- $pair
+  run_copy_ "$1" "$2" || { fail=1; continue; }
+  $gnu_cmp "$1" "$2" || fail=1
+  set -- $(btrfs_du_ "$2")
+  echo "$pair: shared $3"
+  test "$3" = 0 || { echo "$pair: FAIL: $3 bytes shared"; fail=1; }
+done
+
+Exit $fail

@@ -1,0 +1,39 @@
+#!/bin/sh
+# copy_range on an NFSv4.2 mount of a btrfs export is offloaded end to end:
+# the client sends COPY and no file data crosses the wire, and the server
+# clones, so the copy's extents are shared with the source on the server.
+# CR_NFS_SIZE sets the size (default 32M; the figure is 256M).
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/offload-lib.sh"
+require_mnt_ CR_MNT_NFS
+size=$(size_ "${CR_NFS_SIZE-32M}")
+
+nfs_copy_ "$CR_MNT_NFS" "$CR_NFS_EXPORT_BTRFS" $size
+test $nfs_copy_status = 0 || fail=1
+test $copies -ge 1 || fail_ "no COPY went to the server"
+test $payload -le $((size / 64)) \
+  || fail_ "$payload bytes of file data crossed the wire"
+
+set -- $(btrfs_du_ "$dir/dst")
+echo "on the server: dst total $1 exclusive $2 shared $3"
+test "$2" = 0 || fail_ "$2 bytes of the server's copy are not shared"
+$gnu_cmp "$dir/src" "$dir/dst" || fail=1
+$gnu_cmp "$cdir/src" "$cdir/dst" || fail=1
+
+Exit $fail

@@ -1,0 +1,34 @@
+#!/bin/sh
+# copy_range on an NFSv4.2 mount of an ext4 export: ext4 cannot share
+# extents, so the server copies in the kernel, but the client still sends
+# COPY and no file data crosses the wire.
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/offload-lib.sh"
+require_mnt_ CR_MNT_NFS_EXT4
+size=$(size_ "${CR_NFS_SIZE-32M}")
+
+nfs_copy_ "$CR_MNT_NFS_EXT4" "$CR_NFS_EXPORT_EXT4" $size
+test $nfs_copy_status = 0 || fail=1
+test $copies -ge 1 || fail_ "no COPY went to the server"
+test $payload -le $((size / 64)) \
+  || fail_ "$payload bytes of file data crossed the wire"
+$gnu_cmp "$dir/src" "$dir/dst" || fail=1
+$gnu_cmp "$cdir/src" "$cdir/dst" || fail=1
+
+Exit $fail

@@ -1,0 +1,54 @@
+#!/bin/sh
+# A copy_range larger than the kernel copies in one go is split across
+# several COPY operations, each resumed where the last one stopped, and
+# the caller sees one call that copied everything: the file on the server
+# is identical and shares all its extents.  The source is sparse, 2 GiB
+# and a bit, so that the test stays quick.
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/offload-lib.sh"
+require_mnt_ CR_MNT_NFS
+
+M=1048576
+scratch_dir_ "$CR_NFS_EXPORT_BTRFS"
+cdir=$CR_MNT_NFS/${dir##*/}
+make_data_ "$dir/piece" $M
+: > "$dir/src"
+for at in 0 1023 1024 2048; do
+  $gnu_dd if="$dir/piece" of="$dir/src" bs=$M seek=$at conv=notrunc \
+    status=none || framework_failure_ dd
+done
+size=$(stat -c %s "$dir/src")
+sync
+
+set -- $(mountstat_ "$CR_MNT_NFS")
+run_copy_ "$cdir/src" "$cdir/dst" || fail=1
+grep -q "copied $size of $size bytes in 1 calls" crf.out \
+  || fail_ "the caller had to resume the copy itself"
+set -- "$@" $(mountstat_ "$CR_MNT_NFS")
+echo "copy of $size bytes: COPY ops +$(($6 - $1))," \
+     "READ bytes +$(($9 - $4)), WRITE bytes +$((${10} - $5))"
+test $(($6 - $1)) -ge 2 || fail_ "the copy went out in $(($6 - $1)) COPY"
+test $(($9 - $4 + ${10} - $5)) -le $M || fail_ "file data crossed the wire"
+
+set -- $(btrfs_du_ "$dir/dst")
+echo "on the server: dst total $1 exclusive $2 shared $3"
+test "$2" = 0 || fail_ "$2 bytes of the server's copy are not shared"
+$gnu_cmp "$dir/src" "$dir/dst" || fail=1
+
+Exit $fail

@@ -1,0 +1,142 @@
+# Shell functions for the copy_range offload tests (tests/btrfs, tests/nfs).
+# Sourced after tests/init.sh; runs only in the QEMU guest.
+#
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+test "$COPYRANGE_GUEST" = 1 || skip_ "needs the patched kernel in the QEMU guest"
+crf=${abs_top_builddir-$PWD/..}/tests/copy-range-file
+test -x "$crf" || framework_failure_ "$crf not built"
+
+# GNU tools by full path: busybox applets come first in the guest's PATH.
+gnu_cmp=/usr/bin/cmp
+gnu_df=/usr/bin/df
+gnu_dd=/usr/bin/dd
+
+# require_mnt_ VAR: skip unless the scratch mount in $VAR exists.
+require_mnt_ ()
+{
+  eval "mnt_=\${$1-}"
+  test -n "$mnt_" && mountpoint -q "$mnt_" || skip_ "$1 is not a mount point"
+}
+
+# scratch_dir_ DIR: set dir to a fresh folder under DIR, removed by cleanup_.
+scratch_dirs_=
+scratch_dir_ ()
+{
+  dir=$(mktemp -d "$1/cr-test.XXXXXX") || framework_failure_ "mktemp in $1"
+  scratch_dirs_="$scratch_dirs_ $dir"
+}
+cleanup_ () { test -z "$scratch_dirs_" || rm -rf $scratch_dirs_; }
+
+# size_ SPEC: bytes in a size with an optional K, M or G suffix.
+size_ ()
+{
+  case $1 in
+    *K) echo $((${1%K} << 10)) ;;
+    *M) echo $((${1%M} << 20)) ;;
+    *G) echo $((${1%G} << 30)) ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# make_data_ FILE BYTES: FILE holds BYTES of incompressible data, built
+# from a random megabyte plus 13 bytes, repeated, so that no two blocks
+# at different offsets within a megabyte are alike.
+make_data_ ()
+{
+  head -c $((1048576 + 13)) /dev/urandom > "$1.seed" \
+    || framework_failure_ "cannot read /dev/urandom"
+  while :; do cat "$1.seed"; done 2>/dev/null | head -c "$2" > "$1" \
+    || framework_failure_ "cannot write $1"
+  rm -f "$1.seed"
+  test "$(stat -c %s "$1")" = "$2" || framework_failure_ "short $1"
+}
+
+# btrfs_data_used_ MNT: bytes of data in use on the btrfs at MNT, after a
+# transaction commit so that the figure is current.
+btrfs_data_used_ ()
+{
+  btrfs filesystem sync "$1" >/dev/null || return 1
+  btrfs filesystem df -b "$1" | sed -n 's/^Data,.*used=\([0-9]*\).*/\1/p'
+}
+
+# df_used_ MNT: bytes df reports in use on MNT.
+df_used_ () { $gnu_df -B1 --output=used "$1" | tail -n 1 | tr -d ' '; }
+
+# btrfs_du_ FILE: "TOTAL EXCLUSIVE SHARED" bytes of FILE, from
+# btrfs filesystem du (extents shared with other files are not exclusive).
+btrfs_du_ ()
+{
+  sync
+  btrfs filesystem du --raw "$1" | tail -n 1 | awk '{print $1, $2, $3}'
+}
+
+# btrfs_exclusive_ FILE: bytes of FILE's extents that no other file shares.
+btrfs_exclusive_ () { set -- $(btrfs_du_ "$1"); echo "$2"; }
+
+# mountstat_ MNT: on stdout "COPY_OPS READ_OPS WRITE_OPS SERVER_READ_BYTES
+# SERVER_WRITE_BYTES" for the NFS mount on MNT, from /proc/self/mountstats:
+# the per-op counts and the bytes of file data that crossed the wire.
+mountstat_ ()
+{
+  awk -v mnt="$1" '
+    $1 == "device" { here = ($5 == mnt) }
+    here && $1 == "bytes:" { srd = $6; swr = $7 }
+    here && $1 == "COPY:" { copy = $2 }
+    here && $1 == "READ:" { rd = $2 }
+    here && $1 == "WRITE:" { wr = $2 }
+    END { printf "%d %d %d %d %d\n", copy, rd, wr, srd, swr }
+  ' /proc/self/mountstats
+}
+
+# run_copy_ ARGS...: run copy-range-file with ARGS, log how long it took and
+# its report, and fail the test if it fails.
+run_copy_ ()
+{
+  t0_=$(cut -d' ' -f1 /proc/uptime)
+  "$crf" "$@" > crf.out 2> crf.err
+  rc_=$?
+  t1_=$(cut -d' ' -f1 /proc/uptime)
+  echo "copy-range-file $*: $(cat crf.out crf.err) (status $rc_," \
+       "$(awk "BEGIN { printf \"%.2f\", $t1_ - $t0_ }") s)"
+  return $rc_
+}
+
+# nfs_copy_ MNT EXPORT SIZE: create a SIZE-byte source in a scratch folder
+# of EXPORT on the server side (no NFS traffic), copy it with copy_range
+# through the NFS mount MNT of that export and log what crossed the wire.
+# Sets dir (server side), cdir (client side), copies (COPY ops),
+# payload (READ and WRITE bytes of file data), nfs_copy_status.
+nfs_copy_ ()
+{
+  scratch_dir_ "$2"
+  cdir=$1/${dir##*/}
+  make_data_ "$dir/src" "$3"
+  sync
+  test "$(stat -c %s "$cdir/src")" = "$3" \
+    || framework_failure_ "the client does not see $cdir/src"
+  set -- "$1" "$2" "$3" $(mountstat_ "$1")
+  run_copy_ "$cdir/src" "$cdir/dst"
+  nfs_copy_status=$?
+  set -- "$@" $(mountstat_ "$1")
+  copies=$((${9} - ${4}))
+  reads=$((${12} - ${7}))
+  writes=$((${13} - ${8}))
+  payload=$((reads + writes))
+  echo "copy of $3 bytes on $1: COPY ops +$copies," \
+       "READ ops +$((${10} - ${5})) bytes +$reads," \
+       "WRITE ops +$((${11} - ${6})) bytes +$writes"
+}
