@@ -72,3 +72,20 @@ tests/kernel/copy_range_test: $(srcdir)/kernel/series \
 	$(AM_V_GEN)kdir=$$($(srcdir)/vm/build-kernel) \
 	  && $(MKDIR_P) tests/kernel \
 	  && cp "$$kdir/selftests/copy_range_test" $@-t && mv $@-t $@
+
+## ---- The data mover (cpr-data) -----------------------------------------
+## tests/cpr-data/shim.so is an LD_PRELOAD library that logs and fails the
+## data calls (see shim.c); copy-range-test drives the copy_range wrapper.
+check_PROGRAMS += tests/cpr-data/shim.so tests/cpr-data/copy-range-test
+tests_cpr_data_shim_so_SOURCES = tests/cpr-data/shim.c
+tests_cpr_data_shim_so_CPPFLAGS = -I$(top_srcdir)/gnulib-local/lib
+tests_cpr_data_shim_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_cpr_data_shim_so_LDFLAGS = -shared
+tests_cpr_data_shim_so_LDADD = -ldl
+tests_cpr_data_copy_range_test_LDADD = lib/libgnu.a
+EXTRA_DIST += tests/cpr-data/lib.sh
+HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
+  tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
+  tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh
+GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
+  tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh

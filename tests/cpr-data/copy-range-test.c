@@ -1,0 +1,69 @@
+/* copy-range-test -- exercise the copy_range() wrapper module alone.
+   Copyright (C) 2026 The copyrange authors.
+
+   This program is free software: you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation, either version 3 of the License, or
+   (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+   GNU General Public License for more details.
+
+   You should have received a copy of the GNU General Public License
+   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+
+/* Usage: copy-range-test SRC DST COUNT
+   First call copy_range with a closed input descriptor (which must not
+   decide the one-time probe), then copy COUNT bytes of SRC from offset 0
+   to DST (created or truncated) at offset 0, and print for each call
+   "RESULT ERRNO POS_IN POS_OUT", ERRNO the name, or 0.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy-range.h"
+
+static void
+show (char const *what, ssize_t n, int err, off_t in, off_t out)
+{
+  char const *name = n < 0 ? strerrorname_np (err) : "0";
+  printf ("%s: %zd %s %lld %lld\n", what, n, name ? name : "?",
+          (long long) in, (long long) out);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 4)
+    {
+      fprintf (stderr, "usage: %s SRC DST COUNT\n", argv[0]);
+      return 2;
+    }
+  int src = open (argv[1], O_RDONLY);
+  int dst = open (argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (src < 0 || dst < 0)
+    {
+      perror ("open");
+      return 2;
+    }
+  size_t count = strtoull (argv[3], NULL, 10);
+
+  off_t in = 0, out = 0;
+  int closed = dup (src);
+  close (closed);
+  ssize_t n = copy_range (closed, &in, dst, &out, count);
+  show ("closed", n, errno, in, out);
+
+  in = out = 0;
+  n = copy_range (src, &in, dst, &out, count);
+  show ("copy", n, errno, in, out);
+  return close (dst) == 0 ? 0 : 2;
+}

@@ -1,0 +1,346 @@
+/* shim -- an LD_PRELOAD library that logs and fails the data calls of
+   cpr's data mover, for its tests.
+   Copyright (C) 2026 The copyrange authors.
+
+   This program is free software: you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation, either version 3 of the License, or
+   (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+   GNU General Public License for more details.
+
+   You should have received a copy of the GNU General Public License
+   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+
+/* The shim wraps syscall (for copy_range, which has no libc function),
+   copy_file_range, read and write.  The environment drives it:
+
+   CPR_SHIM_LOG=FILE    append one line per call on a regular file:
+                        "OP IN OUT LEN RESULT ERRNO", IN and OUT the
+                        source and destination offsets (- if none).
+   CPR_SHIM_COPY_RANGE=emulate
+                        serve copy_range with copy_file_range, so that a
+                        kernel without copy_range runs cpr's copy_range
+                        path (its probe included).
+   CPR_SHIM_FAIL=RULE[,RULE]...
+                        RULE is OP:OFFSET:ERR[:TIMES]: a call of OP (one
+                        of copy_range, copy_file_range, read, write) that
+                        would move bytes from OFFSET on is cut short to end
+                        at OFFSET; one that starts at OFFSET or later fails
+                        with ERR (a name such as EXDEV, or a number).  ERR
+                        "short" only cuts calls short.  A rule fires TIMES
+                        times (default 1, 0 for ever).  The offset is the
+                        source's for copy_range, copy_file_range and read,
+                        the destination's for write.
+   CPR_SHIM_CALL_NS=N   freeze CLOCK_MONOTONIC, except that every
+                        copy_range or copy_file_range call advances it by
+                        N nanoseconds: each call seems to take N ns.  */
+
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "copy-range.h"
+
+enum op { OP_COPY_RANGE, OP_COPY_FILE_RANGE, OP_READ, OP_WRITE, OP_COUNT };
+static char const *const op_names[OP_COUNT] =
+  { "copy_range", "copy_file_range", "read", "write" };
+
+struct rule
+{
+  enum op op;
+  int64_t offset;
+  int err;                      /* 0 for "short" */
+  int times;                    /* firings left; -1 for ever */
+};
+
+enum { MAX_RULES = 8 };
+static struct rule rules[MAX_RULES];
+static int n_rules;
+static bool emulate;
+static int log_fd = -1;
+static bool ready;
+static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
+static long long fake_clock_ns = 1000000000;
+
+static long (*real_syscall) (long, ...);
+static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
+                                        unsigned int);
+static ssize_t (*real_read) (int, void *, size_t);
+static ssize_t (*real_write) (int, void const *, size_t);
+
+static void
+die (char const *what)
+{
+  static char const prefix[] = "cpr-shim: bad CPR_SHIM_FAIL: ";
+  real_write (STDERR_FILENO, prefix, sizeof prefix - 1);
+  real_write (STDERR_FILENO, what, strlen (what));
+  real_write (STDERR_FILENO, "\n", 1);
+  _exit (99);
+}
+
+static int
+parse_errno (char const *s)
+{
+  static struct { char const *name; int value; } const names[] =
+    {
+      { "short", 0 }, { "EXDEV", EXDEV }, { "EINVAL", EINVAL },
+      { "EOPNOTSUPP", EOPNOTSUPP }, { "ENOSYS", ENOSYS }, { "EPERM", EPERM },
+      { "EACCES", EACCES }, { "ETXTBSY", ETXTBSY }, { "EBADF", EBADF },
+      { "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EDQUOT", EDQUOT },
+      { "EINTR", EINTR }, { "EFBIG", EFBIG },
+    };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp (s, names[i].name))
+      return names[i].value;
+  char *end;
+  long v = strtol (s, &end, 10);
+  if (*s && !*end && 0 < v)
+    return v;
+  die (s);
+  return 0;
+}
+
+static void
+parse_rule (char *text)
+{
+  char *field[4] = { NULL };
+  int n = 0;
+  for (char *p = strtok (text, ":"); p && n < 4; p = strtok (NULL, ":"))
+    field[n++] = p;
+  if (n < 3 || n_rules == MAX_RULES)
+    die (text);
+  struct rule *r = &rules[n_rules++];
+  for (r->op = 0; r->op < OP_COUNT; r->op++)
+    if (!strcmp (field[0], op_names[r->op]))
+      break;
+  if (r->op == OP_COUNT)
+    die (field[0]);
+  r->offset = strtoll (field[1], NULL, 0);
+  r->err = parse_errno (field[2]);
+  int times = field[3] ? atoi (field[3]) : 1;
+  r->times = times == 0 ? -1 : times;
+}
+
+static void
+setup (void)
+{
+  if (ready)
+    return;
+  real_syscall = dlsym (RTLD_NEXT, "syscall");
+  real_copy_file_range = dlsym (RTLD_NEXT, "copy_file_range");
+  real_read = dlsym (RTLD_NEXT, "read");
+  real_write = dlsym (RTLD_NEXT, "write");
+  char const *s = getenv ("CPR_SHIM_COPY_RANGE");
+  emulate = s && !strcmp (s, "emulate");
+  s = getenv ("CPR_SHIM_LOG");
+  if (s && *s)
+    log_fd = open (s, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  s = getenv ("CPR_SHIM_CALL_NS");
+  if (s && *s)
+    call_ns = strtoll (s, NULL, 10);
+  s = getenv ("CPR_SHIM_FAIL");
+  if (s && *s)
+    {
+      char *copy = strdup (s);
+      char *save;
+      char *list[MAX_RULES + 1];
+      int n = 0;
+      for (char *p = strtok_r (copy, ",", &save); p && n <= MAX_RULES;
+           p = strtok_r (NULL, ",", &save))
+        list[n++] = p;
+      for (int i = 0; i < n; i++)
+        parse_rule (list[i]);
+    }
+  ready = true;
+}
+
+static bool
+regular (int fd)
+{
+  struct stat st;
+  return 0 <= fd && fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* Apply the rules for OP to a call moving *LEN bytes from OFFSET: cut
+   *LEN, or return the errno to fail with (0: go ahead).  */
+static int
+apply_rules (enum op op, int64_t offset, size_t *len)
+{
+  if (*len == 0)
+    return 0;
+  for (int i = 0; i < n_rules; i++)
+    {
+      struct rule *r = &rules[i];
+      if (r->op != op || r->times == 0 || offset < 0)
+        continue;
+      if (offset < r->offset)
+        {
+          if (r->offset - offset < (int64_t) *len)
+            {
+              *len = r->offset - offset;
+              if (r->err == 0 && 0 < r->times)
+                r->times--;
+            }
+        }
+      else if (r->err)
+        {
+          if (0 < r->times)
+            r->times--;
+          return r->err;
+        }
+    }
+  return 0;
+}
+
+static void
+log_call (enum op op, int64_t in, int64_t out, size_t len, ssize_t result,
+          int err)
+{
+  if (log_fd < 0)
+    return;
+  char line[160];
+  char ins[24] = "-", outs[24] = "-";
+  if (0 <= in)
+    snprintf (ins, sizeof ins, "%lld", (long long) in);
+  if (0 <= out)
+    snprintf (outs, sizeof outs, "%lld", (long long) out);
+  int n = snprintf (line, sizeof line, "%s %s %s %zu %zd %d\n",
+                    op_names[op], ins, outs, len, result,
+                    result < 0 ? err : 0);
+  real_write (log_fd, line, n);
+}
+
+/* The offset a copy call reads or writes at: *POS, or FD's own.  */
+static int64_t
+call_offset (int fd, off_t const *pos)
+{
+  return pos ? *pos : lseek (fd, 0, SEEK_CUR);
+}
+
+/* copy_range or copy_file_range, through the rules.  copy_range goes to
+   the kernel's system call unless it is emulated.  */
+static ssize_t
+copy_call (enum op op, int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+           size_t len, unsigned int flags)
+{
+  int64_t in = call_offset (fd_in, pos_in);
+  int64_t out = call_offset (fd_out, pos_out);
+  int err = apply_rules (op, in, &len);
+  ssize_t r;
+  if (err)
+    {
+      errno = err;
+      r = -1;
+    }
+#ifdef COPY_RANGE_SYSCALL
+  else if (op == OP_COPY_RANGE && !emulate)
+    r = real_syscall (COPY_RANGE_SYSCALL, (long) fd_in, pos_in,
+                      (long) fd_out, pos_out, len, 0L);
+#endif
+  else
+    r = real_copy_file_range (fd_in, pos_in, fd_out, pos_out, len, flags);
+  int saved_errno = errno;
+  if (0 <= call_ns)
+    fake_clock_ns += call_ns;
+  if (regular (fd_in))
+    log_call (op, in, out, len, r, saved_errno);
+  errno = saved_errno;
+  return r;
+}
+
+long
+syscall (long number, ...)
+{
+  setup ();
+  va_list ap;
+  va_start (ap, number);
+  long a[6];
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg (ap, long);
+  va_end (ap);
+#ifdef COPY_RANGE_SYSCALL
+  /* When emulated, copy_file_range's checks come in the same order as
+     copy_range's: an invalid descriptor (cpr's probe) fails with EBADF.  */
+  if (number == COPY_RANGE_SYSCALL)
+    return copy_call (OP_COPY_RANGE, a[0], (off_t *) a[1], a[2],
+                      (off_t *) a[3], a[4], 0);
+#endif
+  return real_syscall (number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+ssize_t
+copy_file_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+                 size_t len, unsigned int flags)
+{
+  setup ();
+  return copy_call (OP_COPY_FILE_RANGE, fd_in, pos_in, fd_out, pos_out,
+                    len, flags);
+}
+
+/* read or write on FD at its offset, through the rules.  */
+static ssize_t
+rw_call (enum op op, int fd, void *buf, size_t len)
+{
+  if (!regular (fd) || fd <= STDERR_FILENO)
+    return (op == OP_READ ? real_read (fd, buf, len)
+            : real_write (fd, buf, len));
+  int64_t pos = lseek (fd, 0, SEEK_CUR);
+  int err = apply_rules (op, pos, &len);
+  ssize_t r;
+  if (err)
+    {
+      errno = err;
+      r = -1;
+    }
+  else
+    r = op == OP_READ ? real_read (fd, buf, len) : real_write (fd, buf, len);
+  int saved_errno = errno;
+  log_call (op, op == OP_READ ? pos : -1, op == OP_WRITE ? pos : -1, len, r,
+            saved_errno);
+  errno = saved_errno;
+  return r;
+}
+
+ssize_t
+read (int fd, void *buf, size_t len)
+{
+  setup ();
+  return rw_call (OP_READ, fd, buf, len);
+}
+
+ssize_t
+write (int fd, void const *buf, size_t len)
+{
+  setup ();
+  return rw_call (OP_WRITE, fd, (void *) buf, len);
+}
+
+int
+clock_gettime (clockid_t id, struct timespec *ts)
+{
+  setup ();
+  if (id == CLOCK_MONOTONIC && 0 <= call_ns)
+    {
+      ts->tv_sec = fake_clock_ns / 1000000000;
+      ts->tv_nsec = fake_clock_ns % 1000000000;
+      return 0;
+    }
+  static int (*real_clock_gettime) (clockid_t, struct timespec *);
+  if (!real_clock_gettime)
+    real_clock_gettime = dlsym (RTLD_NEXT, "clock_gettime");
+  return real_clock_gettime (id, ts);
+}

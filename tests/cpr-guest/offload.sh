@@ -1,0 +1,55 @@
+#!/bin/sh
+# In the guest, cpr moves the bytes with copy_range on every scratch
+# filesystem -- a clone on btrfs, an NFSv4.2 COPY (over btrfs and ext4
+# exports), the kernel's own copy on NFSv4.1, ext4, xfs and tmpfs -- and
+# the copies are byte-identical, sparse sources included.  Across two
+# filesystems copy_range is refused and read/write takes over.
+
+# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/cpr-data/lib.sh"
+test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
+
+size=5242883    # 5 MiB + 3: not block-aligned
+head -c $size /dev/urandom > src || framework_failure_
+{ head -c 70000 /dev/urandom > sparse && truncate -s 9M sparse \
+  && head -c 4096 /dev/urandom >> sparse && truncate -s +2M sparse; } \
+  || framework_failure_
+
+dirs=
+cleanup_ () { test -z "$dirs" || rm -rf $dirs; }
+for mnt in "$CR_MNT_BTRFS" "$CR_MNT_NFS" "$CR_MNT_NFS_EXT4" "$CR_MNT_NFS41" \
+           "$CR_MNT_EXT4" "$CR_MNT_XFS" "$CR_MNT_TMPFS"; do
+  d=$(mktemp -d "$mnt/cpr-offload.XXXXXX") || { echo "no $mnt"; fail=1; continue; }
+  dirs="$dirs $d"
+  /bin/cp src sparse "$d" || framework_failure_
+
+  cpr --debug "$d/src" "$d/dst" > out || fail=1
+  cmp src "$d/dst" || fail=1
+  test "$(method_ out)" = copy_range || { echo "$mnt: $(cat out)"; fail=1; }
+  grep -q '^copy offload: yes, ' out || fail=1
+
+  # Sparse: extent by extent, holes kept.
+  cpr --debug "$d/sparse" "$d/sparse.dst" > out || fail=1
+  cmp sparse "$d/sparse.dst" || fail=1
+  grep -q 'sparse detection: SEEK_HOLE, method: copy_range$' out \
+    || { echo "$mnt: $(cat out)"; fail=1; }
+  blocks=$(stat -c %b "$d/sparse.dst") || fail=1
+  test "$blocks" -lt $((9 * 1024 * 2)) || { echo "$mnt: $blocks blocks"; fail=1; }
+done
+
+# Across filesystems (ext4 to xfs, NFS to btrfs): refused, read/write.
+test -n "$dirs" || framework_failure_
+set -- $dirs   # btrfs nfs nfs-ext4 nfs41 ext4 xfs tmpfs
+for pair in "$5 $6" "$2 $1"; do
+  set -- $pair
+  cpr --debug "$1/src" "$2/cross" > out || fail=1
+  cmp src "$2/cross" || fail=1
+  case $(method_ out) in
+    *read/write) ;;
+    *) echo "$pair: $(cat out)"; fail=1;;
+  esac
+done
+
+Exit $fail
