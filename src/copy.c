@@ -166,6 +166,15 @@ src_info_init (struct cp_options *x)
   x->src_info = file_set ();
 }
 
+/* The directories being copied around the current file, innermost
+   first: meeting one again through a symlink is a cycle.  */
+struct ancestor
+{
+  dev_t dev;
+  ino_t ino;
+  struct ancestor const *parent;
+};
+
 /* The state of one copy in progress: the source, the destination and
    what is known about them.  */
 struct job
@@ -178,11 +187,13 @@ struct job
   char *backup;                 /* the backup made of DST, or NULL */
   bool command_line_arg;        /* SRC is an operand, not found inside */
   dev_t parent_dev;             /* device of SRC's parent, for -x */
+  struct ancestor const *ancestors; /* the directories SRC is in */
 };
 
 static bool copy_internal (char const *src, char const *dst, bool new_dst,
-                           dev_t parent_dev, bool command_line_arg,
-                           struct cp_options const *x, bool *copy_into_self);
+                           dev_t parent_dev, struct ancestor const *ancestors,
+                           bool command_line_arg, struct cp_options const *x,
+                           bool *copy_into_self);
 
 /* Whether errno after a failed chown means only that we may not give
    the file away, which is not an error without privileges.  */
@@ -279,12 +290,15 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
   return ok;
 }
 
+/* No change of mode wanted, for set_attributes.  */
+#define KEEP_MODE ((mode_t) -1)
+
 /* Set the attributes that *X preserves on the copy J->dst of J->src:
    ownership first (it may clear set-ID bits), then xattrs, the mode and
    ACL, and the timestamps last (the others change the ctime only).
-   DST_FD is the open destination or -1.  NEW_MODE, when not 0, is the
-   mode a new file gets when the mode is not preserved (it was created
-   without group and other bits while its owner was wrong).  */
+   DST_FD is the open destination or -1.  NEW_MODE, unless KEEP_MODE,
+   is the mode a new file gets when the mode is not preserved (it was
+   created with fewer permissions than it should finally have).  */
 static bool
 set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
                 struct cp_options const *x)
@@ -311,7 +325,7 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
           ok = false;
         }
     }
-  else if (new_mode
+  else if (new_mode != KEEP_MODE
            && (dst_fd >= 0 ? fchmod (dst_fd, new_mode)
                : chmod (j->dst, new_mode)) != 0)
     {
@@ -338,14 +352,17 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
 
 /* The mode bits a new copy of a file with mode SRC_MODE gets before
    any preservation: the source's permissions, or with --no-preserve=mode
-   the default ones; the umask applies.  */
+   the default ones; the umask applies.  Set-ID bits are not copied
+   (they are only with the owner), but a directory keeps its sticky
+   bit, as mkdir would.  */
 static mode_t
 new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
 {
   mode_t m = (x->explicit_no_preserve_mode
               ? (dir ? S_IRWXU | S_IRWXG | S_IRWXO
                  : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
-              : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+              : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO
+                            | (dir ? S_ISVTX : 0)));
   return m & ~x->umask_kill;
 }
 
@@ -385,7 +402,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
   mode_t mode = new_file_mode (src_st->st_mode, false, x);
   /* While the owner is wrong, nobody else may open the file.  */
   mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
-  *new_mode = 0;
+  *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
     {
@@ -468,7 +485,7 @@ copy_reg (struct job *j, struct cp_options const *x)
       goto close_src;
     }
 
-  mode_t new_mode = 0;
+  mode_t new_mode;
   dst_fd = open_dst (j, &st, &new_mode, x);
   if (dst_fd < 0)
     goto close_src;
@@ -521,7 +538,7 @@ copy_symlink (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot create symbolic link %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, 0, x);
+  return set_attributes (j, -1, -1, KEEP_MODE, x);
 }
 
 /* Recreate the special file J->src (FIFO, device, socket) as J->dst.  */
@@ -543,7 +560,7 @@ copy_special (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot create special file %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, 0, x);
+  return set_attributes (j, -1, -1, KEEP_MODE, x);
 }
 
 /* Make DST a hard link to SRC; with REPLACE, a link to an existing
@@ -562,8 +579,6 @@ make_hard_link (char const *src, char const *dst, bool replace, bool follow,
           error (0, errno, _("cannot remove %s"), quoteaf (dst));
           return false;
         }
-      if (x->verbose)
-        printf (_("removed %s\n"), quoteaf (dst));
       if (linkat (AT_FDCWD, src, AT_FDCWD, dst, flags) == 0)
         return true;
     }
@@ -603,8 +618,6 @@ make_symbolic_link (struct job *j, struct cp_options const *x)
           error (0, errno, _("cannot remove %s"), quoteaf (j->dst));
           return false;
         }
-      if (x->verbose)
-        printf (_("removed %s\n"), quoteaf (j->dst));
       if (symlink (j->src, j->dst) == 0)
         return true;
     }
@@ -624,14 +637,16 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
       error (0, errno, _("cannot access %s"), quoteaf (j->src));
       return false;
     }
+  struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
+                           .parent = j->ancestors };
   bool ok = true;
   for (char const *n = names; *n; n += strlen (n) + 1)
     {
       char *src = file_name_concat (j->src, n, NULL);
       char *dst = file_name_concat (j->dst, n, NULL);
       bool into_self = false;
-      ok &= copy_internal (src, dst, j->new_dst, j->src_st.st_dev, false,
-                           x, &into_self);
+      ok &= copy_internal (src, dst, j->new_dst, j->src_st.st_dev, &here,
+                           false, x, &into_self);
       free (src);
       free (dst);
       if (into_self)
@@ -650,7 +665,7 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
 static bool
 copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
 {
-  mode_t final_mode = 0;
+  mode_t final_mode = KEEP_MODE;
   if (j->new_dst)
     {
       /* Until the attributes are set, the directory must be ours to
@@ -695,7 +710,7 @@ copy_dir_attributes (char const *src_name, struct stat const *src_st,
 {
   struct job j = { .src = src_name, .dst = dst_name, .src_st = *src_st,
                    .new_dst = new_dst };
-  return set_attributes (&j, -1, -1, 0, x);
+  return set_attributes (&j, -1, -1, KEEP_MODE, x);
 }
 
 /* Stat J->src as the symlink policy says.  */
@@ -972,14 +987,25 @@ link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
   return make_hard_link (earlier, j->dst, true, false, x);
 }
 
+/* Whether ST is one of ANCESTORS.  */
+static bool
+is_ancestor (struct stat const *st, struct ancestor const *ancestors)
+{
+  for (struct ancestor const *a = ancestors; a; a = a->parent)
+    if (a->dev == st->st_dev && a->ino == st->st_ino)
+      return true;
+  return false;
+}
+
 static bool
 copy_internal (char const *src, char const *dst, bool new_dst,
-               dev_t parent_dev, bool command_line_arg,
-               struct cp_options const *x, bool *copy_into_self)
+               dev_t parent_dev, struct ancestor const *ancestors,
+               bool command_line_arg, struct cp_options const *x,
+               bool *copy_into_self)
 {
   struct job j = { .src = src, .dst = dst, .new_dst = new_dst,
                    .command_line_arg = command_line_arg,
-                   .parent_dev = parent_dev };
+                   .parent_dev = parent_dev, .ancestors = ancestors };
   *copy_into_self = false;
 
   if (!stat_source (&j, x))
@@ -1023,6 +1049,12 @@ copy_internal (char const *src, char const *dst, bool new_dst,
         }
     }
 
+  if (src_dir && is_ancestor (&j.src_st, ancestors))
+    {
+      error (0, 0, _("cannot copy cyclic symbolic link %s"), quoteaf (src));
+      return false;
+    }
+
   if (src_dir && recall (created_dirs, &j.src_st))
     {
       error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
@@ -1058,6 +1090,6 @@ copy (char const *src_name, char const *dst_name, bool nonexistent_dst,
 {
   top_level_src_name = src_name;
   top_level_dst_name = dst_name;
-  return copy_internal (src_name, dst_name, nonexistent_dst, 0, true, x,
-                        copy_into_self);
+  return copy_internal (src_name, dst_name, nonexistent_dst, 0, NULL, true,
+                        x, copy_into_self);
 }

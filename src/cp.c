@@ -655,8 +655,9 @@ copy_into_dir (char *arg, char const *target, struct cli const *c)
 
   char *base = xstrdup (last_component (arg));
   strip_trailing_slashes (base);
-  /* "cp -R dir/.. target" copies into TARGET itself, not "TARGET/..".  */
-  char *dst = file_name_concat (target, strcmp (base, "..") ? base : "",
+  /* "cp -R dir/.. target" copies into TARGET itself, as "TARGET/.",
+     not into "TARGET/..".  */
+  char *dst = file_name_concat (target, strcmp (base, "..") ? base : ".",
                                 NULL);
   ok = copy (arg, dst, false, &c->x, &copy_into_self);
   free (dst);
