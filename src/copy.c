@@ -57,6 +57,11 @@
 static char const *top_level_src_name;
 static char const *top_level_dst_name;
 
+/* The directory that destination names in the table of copied
+   directories are relative to: the target directory, when there is
+   one, so that a symlink to it counts as the directory itself.  */
+static int dst_dirfd = AT_FDCWD;
+
 /* A file this invocation already dealt with, by device and inode.  */
 struct seen
 {
@@ -69,9 +74,10 @@ struct seen
    --preserve=links links the later ones to it.  */
 static Hash_table *copied_sources;
 
-/* Directories this invocation created: meeting one of them as a source
-   means a directory is being copied into itself.  */
-static Hash_table *created_dirs;
+/* Directories copied by this invocation, by the inode of their source
+   and of the copy, with the copy's name: meeting one of them again as a
+   source means a directory is copied into itself, or twice.  */
+static Hash_table *dir_copies;
 
 static size_t
 seen_hash (void const *entry, size_t table_size)
@@ -110,14 +116,14 @@ void
 hash_init (void)
 {
   copied_sources = seen_table ();
-  created_dirs = seen_table ();
+  dir_copies = seen_table ();
 }
 
 void
 forget_all (void)
 {
   hash_free (copied_sources);
-  hash_free (created_dirs);
+  hash_free (dir_copies);
 }
 
 /* Remember NAME as the file for ST's inode in TABLE.  */
@@ -181,6 +187,7 @@ struct job
 {
   char const *src;              /* source name */
   char const *dst;              /* destination name */
+  char const *dst_rel;          /* the same, relative to dst_dirfd */
   struct stat src_st;           /* source, as the symlink policy sees it */
   struct stat dst_st;           /* destination (lstat), when !new_dst */
   bool new_dst;                 /* the destination does not exist now */
@@ -190,7 +197,8 @@ struct job
   struct ancestor const *ancestors; /* the directories SRC is in */
 };
 
-static bool copy_internal (char const *src, char const *dst, bool new_dst,
+static bool copy_internal (char const *src, char const *dst,
+                           char const *dst_rel, bool new_dst,
                            dev_t parent_dev, struct ancestor const *ancestors,
                            bool command_line_arg, struct cp_options const *x,
                            bool *copy_into_self);
@@ -644,10 +652,12 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
     {
       char *src = file_name_concat (j->src, n, NULL);
       char *dst = file_name_concat (j->dst, n, NULL);
+      char *dst_rel = file_name_concat (j->dst_rel, n, NULL);
       bool into_self = false;
-      ok &= copy_internal (src, dst, j->new_dst, j->src_st.st_dev, &here,
+      ok &= copy_internal (src, dst, dst_rel, j->new_dst, j->src_st.st_dev, &here,
                            false, x, &into_self);
       free (src);
+      free (dst_rel);
       free (dst);
       if (into_self)
         {
@@ -684,7 +694,7 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
           error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
           return false;
         }
-      remember (created_dirs, &st, j->dst);
+      remember (dir_copies, &st, j->dst_rel);
       if (x->verbose)
         print_verbose (j);
       if (!x->preserve_mode && (st.st_mode & 07777) != mode)
@@ -954,8 +964,10 @@ copy_by_kind (struct job *j, struct cp_options const *x,
     return make_symbolic_link (j, x);
   if (x->hard_link)
     return make_hard_link (j->src, j->dst,
-                           x->unlink_dest_after_failed_open
-                           || x->unlink_dest_before_opening,
+                           /* -i: the user said yes to replacing it.  */
+                           (x->unlink_dest_after_failed_open
+                            || x->unlink_dest_before_opening
+                            || x->interactive == I_ASK_USER),
                            x->dereference == DEREF_ALWAYS
                            || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
                                && j->command_line_arg), x);
@@ -969,14 +981,25 @@ copy_by_kind (struct job *j, struct cp_options const *x,
   return false;
 }
 
+/* Whether, with --preserve=links, another name may lead to J->src:
+   it has several links, or symlinks to it are being followed.  */
+static bool
+may_be_linked (struct job const *j, struct cp_options const *x)
+{
+  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
+          && (1 < j->src_st.st_nlink
+              || x->dereference == DEREF_ALWAYS
+              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                  && j->command_line_arg)));
+}
+
 /* With --preserve=links, make J->dst a link to the copy already made of
    J->src's inode, if any.  Set *DONE when that is what happened.  */
 static bool
 link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
 {
   *done = false;
-  if (!x->preserve_links || S_ISDIR (j->src_st.st_mode)
-      || j->src_st.st_nlink < 2)
+  if (!may_be_linked (j, x))
     return true;
   char const *earlier = recall (copied_sources, &j->src_st);
   if (!earlier)
@@ -985,6 +1008,49 @@ link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
   if (x->verbose)
     print_verbose (j);
   return make_hard_link (earlier, j->dst, true, false, x);
+}
+
+/* Check whether the source directory of J was met before in this
+   invocation: it is then a copy made into itself, an operand given
+   twice, or (through symlinks, unless they are followed) a directory
+   with two names, which cannot be hard-linked.  Set *DONE when there is
+   nothing more to do.  */
+static bool
+check_dir_copied (struct job const *j, struct cp_options const *x,
+                  bool *copy_into_self, bool *done)
+{
+  *done = false;
+  /* Operands are remembered; what is inside them is only looked up, as
+     it can only have been copied already as a directory created here.  */
+  char const *earlier = recall (dir_copies, &j->src_st);
+  if (!earlier)
+    {
+      if (j->command_line_arg)
+        remember (dir_copies, &j->src_st, j->dst_rel);
+      return true;
+    }
+  if (same_nameat (AT_FDCWD, j->src, dst_dirfd, earlier))
+    {
+      error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
+             quoteaf_n (0, top_level_src_name),
+             quoteaf_n (1, top_level_dst_name));
+      *copy_into_self = true;
+      return false;
+    }
+  if (same_nameat (dst_dirfd, j->dst_rel, dst_dirfd, earlier))
+    {
+      error (0, 0, _("warning: source directory %s specified more than once"),
+             quoteaf (top_level_src_name));
+      *done = true;
+      return true;
+    }
+  if (x->dereference == DEREF_ALWAYS
+      || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+          && j->command_line_arg))
+    return true;
+  error (0, 0, _("will not create hard link %s to directory %s"),
+         quoteaf_n (0, j->dst), quoteaf_n (1, earlier));
+  return false;
 }
 
 /* Whether ST is one of ANCESTORS.  */
@@ -997,13 +1063,32 @@ is_ancestor (struct stat const *st, struct ancestor const *ancestors)
   return false;
 }
 
-static bool
-copy_internal (char const *src, char const *dst, bool new_dst,
-               dev_t parent_dev, struct ancestor const *ancestors,
-               bool command_line_arg, struct cp_options const *x,
-               bool *copy_into_self)
+/* Stat the existing destination of J into J->dst_st, following a
+   symlink there when the copy will be written through it, as GNU cp
+   does.  Return 0, or an errno value (ENOENT: there is none).  */
+static int
+stat_dst (struct job *j, struct cp_options const *x)
 {
-  struct job j = { .src = src, .dst = dst, .new_dst = new_dst,
+  mode_t m = j->src_st.st_mode;
+  bool use_lstat = ((!S_ISREG (m) && (!x->copy_as_regular || S_ISDIR (m)
+                                       || S_ISLNK (m)))
+                    || x->symbolic_link || x->hard_link
+                    || x->backup_type != no_backups
+                    || x->unlink_dest_before_opening);
+  if (!use_lstat && stat (j->dst, &j->dst_st) == 0)
+    return 0;
+  /* A dangling or looping symlink is itself the destination.  */
+  return lstat (j->dst, &j->dst_st) == 0 ? 0 : errno;
+}
+
+static bool
+copy_internal (char const *src, char const *dst, char const *dst_rel,
+               bool new_dst, dev_t parent_dev,
+               struct ancestor const *ancestors, bool command_line_arg,
+               struct cp_options const *x, bool *copy_into_self)
+{
+  struct job j = { .src = src, .dst = dst, .dst_rel = dst_rel,
+                   .new_dst = new_dst,
                    .command_line_arg = command_line_arg,
                    .parent_dev = parent_dev, .ancestors = ancestors };
   *copy_into_self = false;
@@ -1032,7 +1117,8 @@ copy_internal (char const *src, char const *dst, bool new_dst,
 
   if (!j.new_dst)
     {
-      if (lstat (dst, &j.dst_st) == 0)
+      int err = stat_dst (&j, x);
+      if (err == 0)
         {
           bool skip;
           if (!prepare_existing_dst (&j, x, &skip))
@@ -1040,11 +1126,11 @@ copy_internal (char const *src, char const *dst, bool new_dst,
           if (skip)
             return true;
         }
-      else if (errno == ENOENT)
+      else if (err == ENOENT)
         j.new_dst = true;
       else
         {
-          error (0, errno, _("cannot stat %s"), quoteaf (dst));
+          error (0, err, _("cannot stat %s"), quoteaf (dst));
           return false;
         }
     }
@@ -1055,14 +1141,16 @@ copy_internal (char const *src, char const *dst, bool new_dst,
       return false;
     }
 
-  if (src_dir && recall (created_dirs, &j.src_st))
+  if (src_dir)
     {
-      error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
-             quoteaf_n (0, top_level_src_name),
-             quoteaf_n (1, top_level_dst_name));
-      *copy_into_self = true;
-      undo_backup (&j);
-      return false;
+      bool done;
+      bool ok = check_dir_copied (&j, x, copy_into_self, &done);
+      if (!ok || done)
+        {
+          undo_backup (&j);
+          free (j.backup);
+          return ok;
+        }
     }
 
   bool linked;
@@ -1074,7 +1162,7 @@ copy_internal (char const *src, char const *dst, bool new_dst,
     undo_backup (&j);
   else
     {
-      if (x->preserve_links && !src_dir && 1 < j.src_st.st_nlink && !linked)
+      if (!linked && may_be_linked (&j, x))
         remember (copied_sources, &j.src_st, dst);
       struct stat dst_st;
       if (x->dest_info && lstat (dst, &dst_st) == 0)
@@ -1085,11 +1173,13 @@ copy_internal (char const *src, char const *dst, bool new_dst,
 }
 
 bool
-copy (char const *src_name, char const *dst_name, bool nonexistent_dst,
+copy (char const *src_name, char const *dst_name, int dst_dir_fd,
+      char const *dst_relname, bool nonexistent_dst,
       struct cp_options const *x, bool *copy_into_self)
 {
   top_level_src_name = src_name;
   top_level_dst_name = dst_name;
-  return copy_internal (src_name, dst_name, nonexistent_dst, 0, NULL, true,
-                        x, copy_into_self);
+  dst_dirfd = dst_dir_fd;
+  return copy_internal (src_name, dst_name, dst_relname, nonexistent_dst, 0,
+                        NULL, true, x, copy_into_self);
 }

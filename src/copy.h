@@ -134,12 +134,14 @@ struct cp_options
   Hash_table *src_info;
 };
 
-/* Copy SRC_NAME to DST_NAME.  NONEXISTENT_DST says DST_NAME is known
-   not to exist.  Set *COPY_INTO_SELF when a directory would be copied
-   into itself.  Diagnose failures and return false if any.  */
-bool copy (char const *src_name, char const *dst_name,
-           bool nonexistent_dst, struct cp_options const *x,
-           bool *copy_into_self);
+/* Copy SRC_NAME to DST_NAME, which is DST_RELNAME relative to the
+   directory DST_DIR_FD (the target directory, or AT_FDCWD).
+   NONEXISTENT_DST says DST_NAME is known not to exist.  Set
+   *COPY_INTO_SELF when a directory would be copied into itself.
+   Diagnose failures and return false if any.  */
+bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
+           char const *dst_relname, bool nonexistent_dst,
+           struct cp_options const *x, bool *copy_into_self);
 
 /* Prepare and release the engine's tables of copied files.  */
 void hash_init (void);

@@ -18,6 +18,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
@@ -65,13 +66,15 @@ enum
   VERSION_OPTION
 };
 
+/* In GNU cp's order, which shows in getopt's list of the possible
+   meanings of an ambiguous abbreviation.  */
 static struct option const long_options[] =
 {
   {"archive", no_argument, NULL, 'a'},
   {"attributes-only", no_argument, NULL, ATTRIBUTES_ONLY_OPTION},
   {"backup", optional_argument, NULL, 'b'},
-  {"context", optional_argument, NULL, 'Z'},
   {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
+  {"context", optional_argument, NULL, 'Z'},
   {"debug", no_argument, NULL, DEBUG_OPTION},
   {"dereference", no_argument, NULL, 'L'},
   {"force", no_argument, NULL, 'f'},
@@ -85,8 +88,8 @@ static struct option const long_options[] =
   {"parents", no_argument, NULL, PARENTS_OPTION},
   {"preserve", optional_argument, NULL, PRESERVE_ATTRIBUTES_OPTION},
   {"recursive", no_argument, NULL, 'R'},
-  {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"remove-destination", no_argument, NULL, UNLINK_DEST_BEFORE_OPENING},
+  {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
   {"strip-trailing-slashes", no_argument, NULL,
    STRIP_TRAILING_SLASHES_OPTION},
@@ -162,6 +165,7 @@ Usage: %s [OPTION]... [-T] SOURCE DEST\n\
   or:  %s [OPTION]... -t DIRECTORY SOURCE...\n"),
           program_name, program_name, program_name);
   fputs (_("\
+\n\
 Copy SOURCE to DEST, or each SOURCE into DIRECTORY, moving the data with\n\
 the copy_range system call where the kernel has it.\n\
 \n\
@@ -528,21 +532,41 @@ is_directory (char const *name, int *err)
   return *err == 0;
 }
 
-/* --parents: create the directories leading to DST_NAME, which is
-   TARGET followed by the operand SRC, copying them from SRC's leading
-   directories.  Record in *NEW_DIRS which were created.  */
-struct new_dir
+/* A directory leading to a --parents copy.  */
+struct parent_dir
 {
   char *src;                    /* the source directory */
   char *dst;                    /* its copy */
   struct stat st;               /* the source's stat */
+  bool created;                 /* the copy was made now */
 };
 
+/* Copy ST's permissions for a directory that --parents creates.  */
+static mode_t
+parent_dir_mode (struct stat const *st, struct cp_options const *x)
+{
+  mode_t all = S_IRWXU | S_IRWXG | S_IRWXO;
+  return (x->explicit_no_preserve_mode ? all : st->st_mode & all);
+}
+
+/* --parents: make sure the directories leading to DST_NAME exist, where
+   DST_NAME is the target directory followed, from SRC_OFFSET on, by the
+   operand.  If they do, that is all.  Otherwise create the missing ones
+   from the operand's leading directories, and list them all, old and
+   new, in *DIRS (*N_DIRS of them) for finish_parent_dirs: GNU cp gives
+   them all their sources' attributes.  */
 static bool
-make_parent_dirs (char const *src, char const *dst_name, size_t src_offset,
-                  struct new_dir **dirs, size_t *n_dirs,
+make_parent_dirs (char const *dst_name, size_t src_offset,
+                  struct parent_dir **dirs, size_t *n_dirs,
                   struct cp_options const *x)
 {
+  char *parent = dir_name (dst_name);
+  struct stat st;
+  bool exists = stat (parent, &st) == 0 && S_ISDIR (st.st_mode);
+  free (parent);
+  if (exists)
+    return true;
+
   char *dst = xstrdup (dst_name);
   char *s = dst + src_offset;
   bool ok = true;
@@ -552,76 +576,73 @@ make_parent_dirs (char const *src, char const *dst_name, size_t src_offset,
       if (slash == s || slash[-1] == '/')
         continue;
       *slash = '\0';
-      char const *src_dir = s;
       struct stat src_st, dst_st;
-      int err = stat (src_dir, &src_st) != 0 ? errno
-                : S_ISDIR (src_st.st_mode) ? 0 : ENOTDIR;
+      int err = (stat (s, &src_st) != 0 ? errno
+                 : S_ISDIR (src_st.st_mode) ? 0 : ENOTDIR);
       if (err)
         {
-          error (0, err, _("failed to get attributes of %s"),
-                 quoteaf (src_dir));
+          error (0, err, _("failed to get attributes of %s"), quoteaf (s));
           ok = false;
           break;
         }
+      bool created = false;
       if (stat (dst, &dst_st) == 0)
         {
           if (!S_ISDIR (dst_st.st_mode))
             {
               error (0, 0, _("%s exists but is not a directory"),
-                     quotef (dst));
+                     quoteaf (dst));
               ok = false;
               break;
             }
         }
       else
         {
-          mode_t mode = ((x->explicit_no_preserve_mode
-                          ? S_IRWXU | S_IRWXG | S_IRWXO : src_st.st_mode)
-                         & (S_IRWXU | S_IRWXG | S_IRWXO));
-          if (mkdir (dst, mode | S_IRWXU) != 0)
+          /* Fill it first; finish_parent_dirs sets its mode.  */
+          if (mkdir (dst, parent_dir_mode (&src_st, x) | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
               ok = false;
               break;
             }
+          created = true;
           if (x->verbose)
-            printf ("%s -> %s\n", src_dir, dst);
-          *dirs = xreallocarray (*dirs, *n_dirs + 1, sizeof **dirs);
-          (*dirs)[*n_dirs].src = xstrdup (src_dir);
-          (*dirs)[*n_dirs].dst = xstrdup (dst);
-          (*dirs)[*n_dirs].st = src_st;
-          (*n_dirs)++;
+            printf ("%s -> %s\n", s, dst);
         }
+      *dirs = xreallocarray (*dirs, *n_dirs + 1, sizeof **dirs);
+      struct parent_dir *d = &(*dirs)[(*n_dirs)++];
+      d->src = xstrdup (s);
+      d->dst = xstrdup (dst);
+      d->st = src_st;
+      d->created = created;
       *slash = '/';
     }
   free (dst);
   return ok;
 }
 
-/* Give the directories --parents created their sources' attributes,
-   deepest first, and forget them.  */
+/* After a --parents copy, if APPLY, give the leading directories the
+   attributes of their sources that are preserved, or at least their
+   final mode (the created ones), deepest first.  Free DIRS.  */
 static bool
-finish_parent_dirs (struct new_dir *dirs, size_t n_dirs,
+finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
                     struct cp_options const *x)
 {
+  bool preserve = (x->preserve_mode || x->preserve_ownership
+                   || x->preserve_timestamps || x->preserve_xattr);
   bool ok = true;
   for (size_t i = n_dirs; 0 < i; i--)
     {
-      struct new_dir *d = &dirs[i - 1];
-      if (x->preserve_mode || x->preserve_ownership
-          || x->preserve_timestamps || x->preserve_xattr)
-        ok &= copy_dir_attributes (d->src, &d->st, d->dst, true, x);
-      else
+      struct parent_dir *d = &dirs[i - 1];
+      if (!apply)
+        ;
+      else if (preserve)
+        ok &= copy_dir_attributes (d->src, &d->st, d->dst, d->created, x);
+      if (apply && d->created && !x->preserve_mode
+          && chmod (d->dst, parent_dir_mode (&d->st, x) & ~x->umask_kill) != 0)
         {
-          mode_t mode = ((x->explicit_no_preserve_mode
-                          ? S_IRWXU | S_IRWXG | S_IRWXO : d->st.st_mode)
-                         & (S_IRWXU | S_IRWXG | S_IRWXO) & ~x->umask_kill);
-          if (chmod (d->dst, mode) != 0)
-            {
-              error (0, errno, _("setting permissions for %s"),
-                     quoteaf (d->dst));
-              ok = false;
-            }
+          error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
+          ok = false;
         }
       free (d->src);
       free (d->dst);
@@ -630,9 +651,10 @@ finish_parent_dirs (struct new_dir *dirs, size_t n_dirs,
   return ok;
 }
 
-/* Copy the operand ARG into TARGET.  */
+/* Copy the operand ARG into TARGET, which is open as TARGET_FD.  */
 static bool
-copy_into_dir (char *arg, char const *target, struct cli const *c)
+copy_into_dir (char *arg, char const *target, int target_fd,
+               struct cli const *c)
 {
   if (c->strip_trailing_slashes)
     strip_trailing_slashes (arg);
@@ -643,12 +665,19 @@ copy_into_dir (char *arg, char const *target, struct cli const *c)
     {
       char *dst = file_name_concat (target, arg, NULL);
       size_t src_offset = strlen (dst) - strlen (arg);
-      struct new_dir *dirs = NULL;
+      struct parent_dir *dirs = NULL;
       size_t n_dirs = 0;
-      ok = make_parent_dirs (arg, dst, src_offset, &dirs, &n_dirs, &c->x);
+      ok = make_parent_dirs (dst, src_offset, &dirs, &n_dirs, &c->x);
+      /* The leading directories get their attributes only when they
+         could all be made.  */
       if (ok)
-        ok = copy (arg, dst, false, &c->x, &copy_into_self);
-      ok &= finish_parent_dirs (dirs, n_dirs, &c->x);
+        {
+          ok = copy (arg, dst, target_fd, dst + src_offset, false, &c->x,
+                     &copy_into_self);
+          ok &= finish_parent_dirs (dirs, n_dirs, true, &c->x);
+        }
+      else
+        finish_parent_dirs (dirs, n_dirs, false, &c->x);
       free (dst);
       return ok;
     }
@@ -657,9 +686,10 @@ copy_into_dir (char *arg, char const *target, struct cli const *c)
   strip_trailing_slashes (base);
   /* "cp -R dir/.. target" copies into TARGET itself, as "TARGET/.",
      not into "TARGET/..".  */
-  char *dst = file_name_concat (target, strcmp (base, "..") ? base : ".",
-                                NULL);
-  ok = copy (arg, dst, false, &c->x, &copy_into_self);
+  char const *rel = strcmp (base, "..") ? base : ".";
+  char *dst = file_name_concat (target, rel, NULL);
+  ok = copy (arg, dst, target_fd, dst + (strlen (dst) - strlen (rel)), false,
+             &c->x, &copy_into_self);
   free (dst);
   free (base);
   return ok;
@@ -715,18 +745,22 @@ do_copy (int n, char **file, struct cli *c)
       /* A target named with trailing slashes gets just one.  */
       char *dir = xstrdup (target);
       strip_trailing_slashes (dir);
+      int fd = open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0)
+        error (EXIT_FAILURE, errno, _("target directory %s"), quoteaf (dir));
       dest_info_init (&c->x);
       src_info_init (&c->x);
       for (int i = 0; i < n; i++)
-        ok &= copy_into_dir (file[i], dir, c);
+        ok &= copy_into_dir (file[i], dir, fd, c);
+      close (fd);
       free (dir);
       return ok;
     }
 
-  char *src = file[0];
+  /* GNU cp strips trailing slashes only from operands copied into a
+     directory.  */
+  char const *src = file[0];
   char const *dst = file[1];
-  if (c->strip_trailing_slashes)
-    strip_trailing_slashes (src);
 
   /* "cp -f --backup FILE FILE" makes a backup copy of FILE rather than
      copying FILE onto itself.  */
@@ -742,7 +776,7 @@ do_copy (int n, char **file, struct cli *c)
       x.backup_type = no_backups;
     }
   bool copy_into_self;
-  ok = copy (src, dst, false, &x, &copy_into_self);
+  ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
   free (backup_dst);
   return ok;
 }
