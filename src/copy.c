@@ -1,0 +1,1185 @@
+/* copy.c -- the cpr copy engine: one function per kind of file.
+   Copyright (C) 2026 The copyrange authors.
+
+   This program is free software: you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation, either version 3 of the License, or
+   (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+   GNU General Public License for more details.
+
+   You should have received a copy of the GNU General Public License
+   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+
+/* Every function here that can fail diagnoses the failure itself, once,
+   with GNU cp's wording, and returns false; callers only propagate.  */
+
+#include <config.h>
+
+#include "copy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "acl.h"
+#include "areadlink.h"
+#include "dirname.h"
+#include "error.h"
+#include "file-set.h"
+#include "filemode.h"
+#include "filenamecat.h"
+#include "gettext.h"
+#include "hash-triple.h"
+#include "progname.h"
+#include "quote.h"
+#include "same.h"
+#include "same-inode.h"
+#include "savedir.h"
+#include "stat-time.h"
+#include "utimecmp.h"
+#include "utimens.h"
+#include "xalloc.h"
+#include "yesno.h"
+
+#define _(msgid) gettext (msgid)
+
+/* What the caller of copy asked for at the top, for the message about
+   copying a directory into itself, which names the operands.  */
+static char const *top_level_src_name;
+static char const *top_level_dst_name;
+
+/* The directory that destination names in the table of copied
+   directories are relative to: the target directory, when there is
+   one, so that a symlink to it counts as the directory itself.  */
+static int dst_dirfd = AT_FDCWD;
+
+/* A file this invocation already dealt with, by device and inode.  */
+struct seen
+{
+  ino_t ino;
+  dev_t dev;
+  char *name;                   /* its destination name */
+};
+
+/* Sources with several links whose first copy is already made, so that
+   --preserve=links links the later ones to it.  */
+static Hash_table *copied_sources;
+
+/* Directories copied by this invocation, by the inode of their source
+   and of the copy, with the copy's name: meeting one of them again as a
+   source means a directory is copied into itself, or twice.  */
+static Hash_table *dir_copies;
+
+static size_t
+seen_hash (void const *entry, size_t table_size)
+{
+  struct seen const *s = entry;
+  return s->ino % table_size;
+}
+
+static bool
+seen_equal (void const *a, void const *b)
+{
+  struct seen const *x = a;
+  struct seen const *y = b;
+  return x->ino == y->ino && x->dev == y->dev;
+}
+
+static void
+seen_free (void *entry)
+{
+  struct seen *s = entry;
+  free (s->name);
+  free (s);
+}
+
+static Hash_table *
+seen_table (void)
+{
+  Hash_table *t = hash_initialize (103, NULL, seen_hash, seen_equal,
+                                   seen_free);
+  if (!t)
+    xalloc_die ();
+  return t;
+}
+
+void
+hash_init (void)
+{
+  copied_sources = seen_table ();
+  dir_copies = seen_table ();
+}
+
+void
+forget_all (void)
+{
+  hash_free (copied_sources);
+  hash_free (dir_copies);
+}
+
+/* Remember NAME as the file for ST's inode in TABLE.  */
+static void
+remember (Hash_table *table, struct stat const *st, char const *name)
+{
+  struct seen *s = xmalloc (sizeof *s);
+  s->ino = st->st_ino;
+  s->dev = st->st_dev;
+  s->name = xstrdup (name);
+  struct seen const *old = hash_insert (table, s);
+  if (!old)
+    xalloc_die ();
+  if (old != s)
+    seen_free (s);
+}
+
+/* The name remembered for ST's inode in TABLE, or NULL.  */
+static char const *
+recall (Hash_table *table, struct stat const *st)
+{
+  struct seen key = { .ino = st->st_ino, .dev = st->st_dev };
+  struct seen const *s = hash_lookup (table, &key);
+  return s ? s->name : NULL;
+}
+
+static Hash_table *
+file_set (void)
+{
+  Hash_table *t = hash_initialize (61, NULL, triple_hash,
+                                   triple_compare_ino_str, triple_free);
+  if (!t)
+    xalloc_die ();
+  return t;
+}
+
+void
+dest_info_init (struct cp_options *x)
+{
+  x->dest_info = file_set ();
+}
+
+void
+src_info_init (struct cp_options *x)
+{
+  x->src_info = file_set ();
+}
+
+/* The directories being copied around the current file, innermost
+   first: meeting one again through a symlink is a cycle.  */
+struct ancestor
+{
+  dev_t dev;
+  ino_t ino;
+  struct ancestor const *parent;
+};
+
+/* The state of one copy in progress: the source, the destination and
+   what is known about them.  */
+struct job
+{
+  char const *src;              /* source name */
+  char const *dst;              /* destination name */
+  char const *dst_rel;          /* the same, relative to dst_dirfd */
+  struct stat src_st;           /* source, as the symlink policy sees it */
+  struct stat dst_st;           /* destination (lstat), when !new_dst */
+  bool new_dst;                 /* the destination does not exist now */
+  char *backup;                 /* the backup made of DST, or NULL */
+  bool command_line_arg;        /* SRC is an operand, not found inside */
+  dev_t parent_dev;             /* device of SRC's parent, for -x */
+  struct ancestor const *ancestors; /* the directories SRC is in */
+};
+
+static bool copy_internal (char const *src, char const *dst,
+                           char const *dst_rel, bool new_dst,
+                           dev_t parent_dev, struct ancestor const *ancestors,
+                           bool command_line_arg, struct cp_options const *x,
+                           bool *copy_into_self);
+
+/* Whether errno after a failed chown means only that we may not give
+   the file away, which is not an error without privileges.  */
+static bool
+chown_failure_ok (struct cp_options const *x)
+{
+  return (errno == EPERM || errno == EINVAL) && !x->chown_privileges;
+}
+
+/* Give DST (open as FD, or -1 to use the name) the owner and group of
+   SRC_ST.  Return false on a diagnosed failure that counts.  */
+static bool
+set_owner (struct cp_options const *x, char const *dst, int fd,
+           struct stat const *src_st, bool symlink)
+{
+  uid_t uid = src_st->st_uid;
+  gid_t gid = src_st->st_gid;
+  int r = (fd >= 0 ? fchown (fd, uid, gid)
+           : symlink ? lchown (dst, uid, gid) : chown (dst, uid, gid));
+  if (r == 0)
+    return true;
+  if (chown_failure_ok (x))
+    {
+      /* Keeping the group may still be allowed; losing it is fine.  */
+      int saved = errno;
+      if (fd >= 0)
+        r = fchown (fd, -1, gid);
+      else
+        r = symlink ? lchown (dst, -1, gid) : chown (dst, -1, gid);
+      errno = saved;
+      return true;
+    }
+  error (0, errno, _("failed to preserve ownership for %s"), quoteaf (dst));
+  return false;
+}
+
+/* Copy SRC's extended attributes to DST (open as DST_FD or -1).
+   ACLs travel with the mode and the SELinux label with the context, so
+   the system.* and security.selinux names are left alone here.  */
+static bool
+copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
+             struct cp_options const *x)
+{
+  ssize_t size = (src_fd >= 0 ? flistxattr (src_fd, NULL, 0)
+                  : llistxattr (src, NULL, 0));
+  if (size <= 0)
+    {
+      if (size < 0 && x->require_preserve_xattr && errno != ENOTSUP)
+        {
+          error (0, errno, _("listing attributes of %s"), quoteaf (src));
+          return false;
+        }
+      return true;
+    }
+  char *names = xmalloc (size);
+  size = (src_fd >= 0 ? flistxattr (src_fd, names, size)
+          : llistxattr (src, names, size));
+  bool ok = true;
+  for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
+    {
+      if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0)
+        continue;
+      ssize_t vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, NULL, 0)
+                      : lgetxattr (src, n, NULL, 0));
+      char *value = xmalloc (vlen < 0 ? 1 : vlen + 1);
+      if (0 <= vlen)
+        vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, value, vlen)
+                : lgetxattr (src, n, value, vlen));
+      if (vlen < 0)
+        {
+          if (x->require_preserve_xattr && errno != ENOTSUP)
+            {
+              error (0, errno, _("getting attribute %s of %s"),
+                     quote (n), quoteaf (src));
+              ok = false;
+            }
+        }
+      else if ((dst_fd >= 0 ? fsetxattr (dst_fd, n, value, vlen, 0)
+                : lsetxattr (dst, n, value, vlen, 0)) != 0
+               && x->require_preserve_xattr)
+        {
+          if (errno == ENOTSUP)
+            error (0, errno, _("setting attributes for %s"), quoteaf (dst));
+          else
+            error (0, errno, _("setting attribute %s for %s"),
+                   quote (n), quoteaf (dst));
+          ok = false;
+        }
+      free (value);
+      if (!ok)
+        break;
+    }
+  free (names);
+  return ok;
+}
+
+/* No change of mode wanted, for set_attributes.  */
+#define KEEP_MODE ((mode_t) -1)
+
+/* Set the attributes that *X preserves on the copy J->dst of J->src:
+   ownership first (it may clear set-ID bits), then xattrs, the mode and
+   ACL, and the timestamps last (the others change the ctime only).
+   DST_FD is the open destination or -1.  NEW_MODE, unless KEEP_MODE,
+   is the mode a new file gets when the mode is not preserved (it was
+   created with fewer permissions than it should finally have).  */
+static bool
+set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
+                struct cp_options const *x)
+{
+  bool symlink = S_ISLNK (j->src_st.st_mode);
+  bool ok = true;
+
+  if (x->preserve_ownership
+      && !set_owner (x, j->dst, dst_fd, &j->src_st, symlink))
+    ok = false;
+
+  if (x->preserve_xattr && !symlink
+      && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
+    ok = false;
+
+  if (symlink)
+    ;
+  else if (x->preserve_mode)
+    {
+      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, j->src_st.st_mode) != 0)
+        {
+          error (0, errno, _("preserving permissions for %s"),
+                 quoteaf (j->dst));
+          ok = false;
+        }
+    }
+  else if (new_mode != KEEP_MODE
+           && (dst_fd >= 0 ? fchmod (dst_fd, new_mode)
+               : chmod (j->dst, new_mode)) != 0)
+    {
+      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
+      ok = false;
+    }
+
+  if (x->preserve_timestamps)
+    {
+      struct timespec ts[2] = { get_stat_atime (&j->src_st),
+                                get_stat_mtime (&j->src_st) };
+      int r = (symlink ? lutimens (j->dst, ts)
+               : dst_fd >= 0 ? fdutimens (dst_fd, j->dst, ts)
+               : utimens (j->dst, ts));
+      /* Symlink times cannot be set everywhere; GNU cp does not care.  */
+      if (r != 0 && !(symlink && errno == ENOSYS))
+        {
+          error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
+          ok = false;
+        }
+    }
+  return ok;
+}
+
+/* The mode bits a new copy of a file with mode SRC_MODE gets before
+   any preservation: the source's permissions, or with --no-preserve=mode
+   the default ones; the umask applies.  Set-ID bits are not copied
+   (they are only with the owner), but a directory keeps its sticky
+   bit, as mkdir would.  */
+static mode_t
+new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
+{
+  mode_t m = (x->explicit_no_preserve_mode
+              ? (dir ? S_IRWXU | S_IRWXG | S_IRWXO
+                 : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
+              : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO
+                            | (dir ? S_ISVTX : 0)));
+  return m & ~x->umask_kill;
+}
+
+/* Print the -v line for J, with the backup made, if any.  */
+static void
+print_verbose (struct job const *j)
+{
+  printf ("%s -> %s", quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+  if (j->backup)
+    printf (_(" (backup: %s)"), quoteaf (j->backup));
+  putchar ('\n');
+}
+
+/* Remove the existing destination of J so that a new file can take its
+   place.  */
+static bool
+remove_dst (struct job *j, struct cp_options const *x)
+{
+  if (unlink (j->dst) != 0 && errno != ENOENT)
+    {
+      error (0, errno, _("cannot remove %s"), quoteaf (j->dst));
+      return false;
+    }
+  j->new_dst = true;
+  if (x->verbose)
+    printf (_("removed %s\n"), quoteaf (j->dst));
+  return true;
+}
+
+/* Open the destination of J for writing: the existing file, truncated,
+   or a new one.  Set *NEW_MODE to the mode a new file must get once
+   its owner is right, or 0.  Return the descriptor or -1.  */
+static int
+open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
+          struct cp_options const *x)
+{
+  mode_t mode = new_file_mode (src_st->st_mode, false, x);
+  /* While the owner is wrong, nobody else may open the file.  */
+  mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
+  *new_mode = KEEP_MODE;
+
+  if (!j->new_dst)
+    {
+      int fd = open (j->dst, O_WRONLY | O_BINARY
+                     | (x->data_copy_skipped ? 0 : O_TRUNC));
+      if (0 <= fd)
+        return fd;
+      if (errno == ENOENT && S_ISLNK (j->dst_st.st_mode))
+        {
+          /* A dangling symlink: POSIX wants its target created; GNU cp
+             refuses, lest it write somewhere unexpected.  */
+          if (!getenv ("POSIXLY_CORRECT"))
+            {
+              error (0, 0, _("not writing through dangling symlink %s"),
+                     quoteaf (j->dst));
+              return -1;
+            }
+          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, mode & ~omitted);
+          if (0 <= fd && omitted && !x->preserve_mode)
+            *new_mode = mode;
+        }
+      else if (x->unlink_dest_after_failed_open)
+        {
+          if (!remove_dst (j, x))
+            return -1;
+        }
+      if (0 <= fd)
+        return fd;
+      if (!j->new_dst)
+        {
+          error (0, errno, _("cannot create regular file %s"),
+                 quoteaf (j->dst));
+          return -1;
+        }
+    }
+
+  int fd = open (j->dst, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
+                 mode & ~omitted);
+  if (fd < 0)
+    {
+      /* "cp FILE NEW/" names a directory that is not there.  */
+      int err = errno;
+      if (err == EISDIR && j->dst[strlen (j->dst) - 1] == '/')
+        err = ENOTDIR;
+      error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
+      return -1;
+    }
+  if (omitted && !x->preserve_mode)
+    *new_mode = mode;
+  return fd;
+}
+
+/* Copy the regular file (or, with copy_as_regular, the readable special
+   file) J->src to J->dst.  */
+static bool
+copy_reg (struct job *j, struct cp_options const *x)
+{
+  int src_flags = O_RDONLY | O_NOCTTY | O_BINARY;
+  if (x->dereference == DEREF_NEVER)
+    src_flags |= O_NOFOLLOW;
+  int src_fd = open (j->src, src_flags);
+  if (src_fd < 0)
+    {
+      error (0, errno, _("cannot open %s for reading"), quoteaf (j->src));
+      return false;
+    }
+
+  bool ok = false;
+  int dst_fd = -1;
+  struct stat st;
+  if (fstat (src_fd, &st) != 0)
+    {
+      error (0, errno, _("cannot fstat %s"), quoteaf (j->src));
+      goto close_src;
+    }
+  if (!SAME_INODE (st, j->src_st))
+    {
+      error (0, 0, _("skipping file %s, as it was replaced while being"
+                     " copied"), quoteaf (j->src));
+      goto close_src;
+    }
+
+  mode_t new_mode;
+  dst_fd = open_dst (j, &st, &new_mode, x);
+  if (dst_fd < 0)
+    goto close_src;
+
+  if (!x->data_copy_skipped)
+    {
+      struct data_report report = { 0 };
+      if (!copy_data (src_fd, j->src, &st, dst_fd, j->dst, &x->data,
+                      &report))
+        goto close_dst;
+      if (x->debug)
+        print_data_report (&report);
+    }
+
+  ok = set_attributes (j, src_fd, dst_fd, new_mode, x);
+
+close_dst:
+  if (close (dst_fd) != 0)
+    {
+      error (0, errno, _("failed to close %s"), quoteaf (j->dst));
+      ok = false;
+    }
+close_src:
+  close (src_fd);
+  return ok;
+}
+
+/* Recreate the symlink J->src as J->dst.  */
+static bool
+copy_symlink (struct job *j, struct cp_options const *x)
+{
+  char *target = areadlink_with_size (j->src, j->src_st.st_size);
+  if (!target)
+    {
+      error (0, errno, _("cannot read symbolic link %s"), quoteaf (j->src));
+      return false;
+    }
+  bool ok = symlink (target, j->dst) == 0;
+  if (!ok && errno == EEXIST && !j->new_dst)
+    {
+      /* An identical symlink there already is as good as a new one.  */
+      char *old = areadlink_with_size (j->dst, j->dst_st.st_size);
+      ok = old && strcmp (old, target) == 0;
+      free (old);
+      errno = EEXIST;
+    }
+  free (target);
+  if (!ok)
+    {
+      error (0, errno, _("cannot create symbolic link %s"), quoteaf (j->dst));
+      return false;
+    }
+  return set_attributes (j, -1, -1, KEEP_MODE, x);
+}
+
+/* Recreate the special file J->src (FIFO, device, socket) as J->dst.  */
+static bool
+copy_special (struct job *j, struct cp_options const *x)
+{
+  mode_t mode = new_file_mode (j->src_st.st_mode, false, x);
+  if (S_ISFIFO (j->src_st.st_mode))
+    {
+      if (mkfifo (j->dst, mode) != 0)
+        {
+          error (0, errno, _("cannot create fifo %s"), quoteaf (j->dst));
+          return false;
+        }
+    }
+  else if (mknod (j->dst, (j->src_st.st_mode & S_IFMT) | mode,
+                  j->src_st.st_rdev) != 0)
+    {
+      error (0, errno, _("cannot create special file %s"), quoteaf (j->dst));
+      return false;
+    }
+  return set_attributes (j, -1, -1, KEEP_MODE, x);
+}
+
+/* Make DST a hard link to SRC; with REPLACE, a link to an existing
+   DST replaces it.  FOLLOW links to what a symlink SRC points to.  */
+static bool
+make_hard_link (char const *src, char const *dst, bool replace, bool follow,
+                struct cp_options const *x)
+{
+  int flags = follow ? AT_SYMLINK_FOLLOW : 0;
+  if (linkat (AT_FDCWD, src, AT_FDCWD, dst, flags) == 0)
+    return true;
+  if (errno == EEXIST && replace)
+    {
+      if (unlink (dst) != 0)
+        {
+          error (0, errno, _("cannot remove %s"), quoteaf (dst));
+          return false;
+        }
+      if (linkat (AT_FDCWD, src, AT_FDCWD, dst, flags) == 0)
+        return true;
+    }
+  error (0, errno, _("cannot create hard link %s to %s"),
+         quoteaf_n (0, dst), quoteaf_n (1, src));
+  return false;
+}
+
+/* -s: make J->dst a symbolic link to J->src.  */
+static bool
+make_symbolic_link (struct job *j, struct cp_options const *x)
+{
+  if (j->src[0] != '/')
+    {
+      /* A relative name only means the same thing from the directory
+         it was given in.  */
+      char *parent = dir_name (j->dst);
+      struct stat dot, pst;
+      bool here = (strcmp (parent, ".") == 0
+                   || (stat (".", &dot) == 0 && stat (parent, &pst) == 0
+                       && SAME_INODE (dot, pst)));
+      free (parent);
+      if (!here)
+        {
+          error (0, 0, _("%s: can make relative symbolic links only in"
+                         " current directory"), quotef (j->dst));
+          return false;
+        }
+    }
+  if (symlink (j->src, j->dst) == 0)
+    return true;
+  if (errno == EEXIST && !j->new_dst
+      && (x->unlink_dest_after_failed_open || x->unlink_dest_before_opening))
+    {
+      if (unlink (j->dst) != 0)
+        {
+          error (0, errno, _("cannot remove %s"), quoteaf (j->dst));
+          return false;
+        }
+      if (symlink (j->src, j->dst) == 0)
+        return true;
+    }
+  error (0, errno, _("cannot create symbolic link %s to %s"),
+         quoteaf_n (0, j->dst), quoteaf_n (1, j->src));
+  return false;
+}
+
+/* Copy each entry of the directory J->src into J->dst.  */
+static bool
+copy_dir_entries (struct job const *j, struct cp_options const *x,
+                  bool *copy_into_self)
+{
+  char *names = savedir (j->src, SAVEDIR_SORT_FASTREAD);
+  if (!names)
+    {
+      error (0, errno, _("cannot access %s"), quoteaf (j->src));
+      return false;
+    }
+  struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
+                           .parent = j->ancestors };
+  bool ok = true;
+  for (char const *n = names; *n; n += strlen (n) + 1)
+    {
+      char *src = file_name_concat (j->src, n, NULL);
+      char *dst = file_name_concat (j->dst, n, NULL);
+      char *dst_rel = file_name_concat (j->dst_rel, n, NULL);
+      bool into_self = false;
+      ok &= copy_internal (src, dst, dst_rel, j->new_dst, j->src_st.st_dev, &here,
+                           false, x, &into_self);
+      free (src);
+      free (dst_rel);
+      free (dst);
+      if (into_self)
+        {
+          *copy_into_self = true;
+          break;
+        }
+    }
+  free (names);
+  return ok;
+}
+
+/* Copy the directory J->src to J->dst, creating it if needed, then its
+   contents, then its attributes (last, so that a read-only or old
+   timestamp does not get in the way of filling it).  */
+static bool
+copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
+{
+  mode_t final_mode = KEEP_MODE;
+  if (j->new_dst)
+    {
+      /* Until the attributes are set, the directory must be ours to
+         fill, and nobody else's to look into while its owner is
+         wrong.  */
+      mode_t mode = new_file_mode (j->src_st.st_mode, true, x);
+      mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
+      if (mkdir (j->dst, (mode & ~omitted) | S_IRWXU) != 0)
+        {
+          error (0, errno, _("cannot create directory %s"), quoteaf (j->dst));
+          return false;
+        }
+      struct stat st;
+      if (lstat (j->dst, &st) != 0)
+        {
+          error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
+          return false;
+        }
+      remember (dir_copies, &st, j->dst_rel);
+      if (x->verbose)
+        print_verbose (j);
+      if (!x->preserve_mode && (st.st_mode & 07777) != mode)
+        final_mode = mode;
+    }
+
+  bool ok = true;
+  /* -x: a directory on another file system is copied, but empty.  */
+  if (!(x->one_file_system && j->parent_dev != 0
+        && j->parent_dev != j->src_st.st_dev))
+    ok = copy_dir_entries (j, x, copy_into_self);
+
+  if (j->new_dst || x->preserve_mode || x->preserve_ownership
+      || x->preserve_timestamps || x->preserve_xattr)
+    ok &= set_attributes (j, -1, -1, final_mode, x);
+  return ok;
+}
+
+bool
+copy_dir_attributes (char const *src_name, struct stat const *src_st,
+                     char const *dst_name, bool new_dst,
+                     struct cp_options const *x)
+{
+  struct job j = { .src = src_name, .dst = dst_name, .src_st = *src_st,
+                   .new_dst = new_dst };
+  return set_attributes (&j, -1, -1, KEEP_MODE, x);
+}
+
+/* Stat J->src as the symlink policy says.  */
+static bool
+stat_source (struct job *j, struct cp_options const *x)
+{
+  bool follow = (x->dereference == DEREF_ALWAYS
+                 || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                     && j->command_line_arg));
+  if ((follow ? stat (j->src, &j->src_st) : lstat (j->src, &j->src_st)) != 0)
+    {
+      error (0, errno, _("cannot stat %s"), quoteaf (j->src));
+      return false;
+    }
+  return true;
+}
+
+/* Whether copying J->src onto the existing J->dst is safe although
+   they may be one file.  Set *NOTHING_TO_DO when a hard link to the
+   very file is asked for, which is already there.  */
+static bool
+same_file_ok (struct job const *j, struct cp_options const *x,
+              bool *nothing_to_do)
+{
+  struct stat const *s = &j->src_st;
+  struct stat const *d = &j->dst_st;
+  bool backup = x->backup_type != no_backups;
+  *nothing_to_do = false;
+
+  if (SAME_INODE (*s, *d))
+    {
+      if (x->hard_link)
+        {
+          *nothing_to_do = true;
+          return true;
+        }
+      /* Following a symlink to the destination: a backup or removal of
+         the destination would take the source away too.  */
+      struct stat lst;
+      if (!S_ISLNK (s->st_mode) && lstat (j->src, &lst) == 0
+          && S_ISLNK (lst.st_mode))
+        return false;
+      if (x->symbolic_link)
+        return false;
+      if (S_ISLNK (s->st_mode) && S_ISLNK (d->st_mode))
+        return false;
+      /* Another name for the file can be moved or removed out of the
+         way, leaving the source in place.  */
+      return ((backup || x->unlink_dest_before_opening)
+              && !same_name (j->src, j->dst));
+    }
+
+  if (x->hard_link || x->symbolic_link || backup)
+    return true;
+
+  struct stat f;
+  /* Writing through a symlink to the source would truncate it.  */
+  if (S_ISLNK (d->st_mode) && !S_ISLNK (s->st_mode)
+      && stat (j->dst, &f) == 0 && SAME_INODE (f, *s))
+    return false;
+  /* Replacing the source's target with the symlink would lose it.  */
+  if (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
+      && stat (j->src, &f) == 0 && SAME_INODE (f, *d))
+    return false;
+  return true;
+}
+
+/* Ask whether to overwrite J->dst (-i).  */
+static bool
+overwrite_ok (struct job const *j)
+{
+  if (euidaccess (j->dst, W_OK) != 0 && errno == EACCES
+      && !S_ISLNK (j->dst_st.st_mode))
+    {
+      char perms[12];
+      strmode (j->dst_st.st_mode, perms);
+      perms[10] = '\0';
+      fprintf (stderr, _("%s: unwritable %s (mode %04lo, %s); try anyway? "),
+               program_name, quoteaf (j->dst),
+               (unsigned long) (j->dst_st.st_mode & 07777), perms + 1);
+    }
+  else
+    fprintf (stderr, _("%s: overwrite %s? "), program_name, quoteaf (j->dst));
+  return yesno ();
+}
+
+/* Move the existing J->dst out of the way as its backup.  */
+static bool
+make_backup (struct job *j, struct cp_options const *x)
+{
+  /* A backup named like the source would replace the source.  */
+  char *name = find_backup_file_name (AT_FDCWD, j->dst, x->backup_type);
+  bool clash = same_name (j->src, name);
+  if (clash)
+    {
+      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
+             quoteaf_n (0, j->dst), quoteaf_n (1, j->src));
+      free (name);
+      return false;
+    }
+  free (name);
+
+  /* Rename relative to DST's directory: this gnulib's backup_file_rename
+     renames a numbered-existing backup that turns out simple through
+     the wrong directory when the name has a directory part.  */
+  char *dir = dir_name (j->dst);
+  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0)
+    {
+      error (0, errno, _("cannot backup %s"), quoteaf (j->dst));
+      free (dir);
+      return false;
+    }
+  char *base = backup_file_rename (dir_fd, last_component (j->dst),
+                                   x->backup_type);
+  int err = errno;
+  close (dir_fd);
+  if (!base)
+    {
+      free (dir);
+      if (err == ENOENT)
+        return true;
+      error (0, err, _("cannot backup %s"), quoteaf (j->dst));
+      return false;
+    }
+  j->backup = (last_component (j->dst) == j->dst ? base
+               : file_name_concat (dir, base, NULL));
+  if (j->backup != base)
+    free (base);
+  free (dir);
+  j->new_dst = true;
+  return true;
+}
+
+/* Put the backup of J->dst back after a failed copy.  */
+static void
+undo_backup (struct job *j)
+{
+  if (j->backup)
+    {
+      if (rename (j->backup, j->dst) != 0)
+        error (0, errno, _("cannot un-backup %s"), quoteaf (j->dst));
+      free (j->backup);
+      j->backup = NULL;
+    }
+}
+
+/* Deal with an existing destination J->dst before copying J->src onto
+   it.  Return false on failure; set *SKIP when there is nothing to copy
+   (-n, -u, -i answered no, or the link is already there).  */
+static bool
+prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
+{
+  bool src_dir = S_ISDIR (j->src_st.st_mode);
+  bool dst_dir = S_ISDIR (j->dst_st.st_mode);
+  *skip = false;
+
+  if (x->interactive == I_ALWAYS_NO && !src_dir)
+    {
+      *skip = true;
+      return true;
+    }
+
+  bool nothing_to_do;
+  if (!same_file_ok (j, x, &nothing_to_do))
+    {
+      error (0, 0, _("%s and %s are the same file"),
+             quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+      return false;
+    }
+  if (nothing_to_do)
+    {
+      *skip = true;
+      return true;
+    }
+
+  if (!src_dir && dst_dir)
+    {
+      error (0, 0, _("cannot overwrite directory %s with non-directory"),
+             quoteaf (j->dst));
+      return false;
+    }
+  if (src_dir && !dst_dir)
+    {
+      error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
+             quoteaf_n (0, j->dst), quoteaf_n (1, j->src));
+      return false;
+    }
+  if (src_dir)
+    return true;
+
+  if (x->update
+      && 0 <= utimecmp (j->dst, &j->dst_st, &j->src_st,
+                        UTIMECMP_TRUNCATE_SOURCE))
+    {
+      *skip = true;
+      return true;
+    }
+
+  if (x->interactive == I_ASK_USER && !overwrite_ok (j))
+    {
+      *skip = true;
+      return true;
+    }
+
+  if (x->dest_info && x->backup_type != numbered_backups
+      && seen_file (x->dest_info, j->dst, &j->dst_st))
+    {
+      error (0, 0, _("will not overwrite just-created %s with %s"),
+             quoteaf_n (0, j->dst), quoteaf_n (1, j->src));
+      return false;
+    }
+
+  if (x->backup_type != no_backups)
+    return make_backup (j, x);
+
+  /* Files that are not rewritten in place get a fresh inode: so does
+     anything when asked, a file whose other links must not see the
+     copy, and whatever a non-regular source replaces.  */
+  if (x->unlink_dest_before_opening
+      || (x->preserve_links && 1 < j->dst_st.st_nlink)
+      || (!S_ISREG (j->src_st.st_mode) && !x->hard_link && !x->symbolic_link
+          && !(x->copy_as_regular && !S_ISLNK (j->src_st.st_mode))))
+    return remove_dst (j, x);
+  return true;
+}
+
+/* Copy J->src, whose kind is known, to the prepared J->dst.  */
+static bool
+copy_by_kind (struct job *j, struct cp_options const *x,
+              bool *copy_into_self)
+{
+  mode_t mode = j->src_st.st_mode;
+  if (S_ISDIR (mode))
+    return copy_dir (j, x, copy_into_self);
+
+  if (x->verbose)
+    print_verbose (j);
+
+  if (x->symbolic_link)
+    return make_symbolic_link (j, x);
+  if (x->hard_link)
+    return make_hard_link (j->src, j->dst,
+                           /* -i: the user said yes to replacing it.  */
+                           (x->unlink_dest_after_failed_open
+                            || x->unlink_dest_before_opening
+                            || x->interactive == I_ASK_USER),
+                           x->dereference == DEREF_ALWAYS
+                           || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                               && j->command_line_arg), x);
+  if (S_ISLNK (mode))
+    return copy_symlink (j, x);
+  if (S_ISREG (mode) || x->copy_as_regular)
+    return copy_reg (j, x);
+  if (S_ISFIFO (mode) || S_ISCHR (mode) || S_ISBLK (mode) || S_ISSOCK (mode))
+    return copy_special (j, x);
+  error (0, 0, _("%s has unknown file type"), quoteaf (j->src));
+  return false;
+}
+
+/* Whether, with --preserve=links, another name may lead to J->src:
+   it has several links, or symlinks to it are being followed.  */
+static bool
+may_be_linked (struct job const *j, struct cp_options const *x)
+{
+  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
+          && (1 < j->src_st.st_nlink
+              || x->dereference == DEREF_ALWAYS
+              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                  && j->command_line_arg)));
+}
+
+/* With --preserve=links, make J->dst a link to the copy already made of
+   J->src's inode, if any.  Set *DONE when that is what happened.  */
+static bool
+link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
+{
+  *done = false;
+  if (!may_be_linked (j, x))
+    return true;
+  char const *earlier = recall (copied_sources, &j->src_st);
+  if (!earlier)
+    return true;
+  *done = true;
+  if (x->verbose)
+    print_verbose (j);
+  return make_hard_link (earlier, j->dst, true, false, x);
+}
+
+/* Check whether the source directory of J was met before in this
+   invocation: it is then a copy made into itself, an operand given
+   twice, or (through symlinks, unless they are followed) a directory
+   with two names, which cannot be hard-linked.  Set *DONE when there is
+   nothing more to do.  */
+static bool
+check_dir_copied (struct job const *j, struct cp_options const *x,
+                  bool *copy_into_self, bool *done)
+{
+  *done = false;
+  /* Operands are remembered; what is inside them is only looked up, as
+     it can only have been copied already as a directory created here.  */
+  char const *earlier = recall (dir_copies, &j->src_st);
+  if (!earlier)
+    {
+      if (j->command_line_arg)
+        remember (dir_copies, &j->src_st, j->dst_rel);
+      return true;
+    }
+  if (same_nameat (AT_FDCWD, j->src, dst_dirfd, earlier))
+    {
+      error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
+             quoteaf_n (0, top_level_src_name),
+             quoteaf_n (1, top_level_dst_name));
+      *copy_into_self = true;
+      return false;
+    }
+  if (same_nameat (dst_dirfd, j->dst_rel, dst_dirfd, earlier))
+    {
+      error (0, 0, _("warning: source directory %s specified more than once"),
+             quoteaf (top_level_src_name));
+      *done = true;
+      return true;
+    }
+  if (x->dereference == DEREF_ALWAYS
+      || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+          && j->command_line_arg))
+    return true;
+  error (0, 0, _("will not create hard link %s to directory %s"),
+         quoteaf_n (0, j->dst), quoteaf_n (1, earlier));
+  return false;
+}
+
+/* Whether ST is one of ANCESTORS.  */
+static bool
+is_ancestor (struct stat const *st, struct ancestor const *ancestors)
+{
+  for (struct ancestor const *a = ancestors; a; a = a->parent)
+    if (a->dev == st->st_dev && a->ino == st->st_ino)
+      return true;
+  return false;
+}
+
+/* Stat the existing destination of J into J->dst_st, following a
+   symlink there when the copy will be written through it, as GNU cp
+   does.  Return 0, or an errno value (ENOENT: there is none).  */
+static int
+stat_dst (struct job *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  bool use_lstat = ((!S_ISREG (m) && (!x->copy_as_regular || S_ISDIR (m)
+                                       || S_ISLNK (m)))
+                    || x->symbolic_link || x->hard_link
+                    || x->backup_type != no_backups
+                    || x->unlink_dest_before_opening);
+  if (!use_lstat && stat (j->dst, &j->dst_st) == 0)
+    return 0;
+  /* A dangling or looping symlink is itself the destination.  */
+  return lstat (j->dst, &j->dst_st) == 0 ? 0 : errno;
+}
+
+static bool
+copy_internal (char const *src, char const *dst, char const *dst_rel,
+               bool new_dst, dev_t parent_dev,
+               struct ancestor const *ancestors, bool command_line_arg,
+               struct cp_options const *x, bool *copy_into_self)
+{
+  struct job j = { .src = src, .dst = dst, .dst_rel = dst_rel,
+                   .new_dst = new_dst,
+                   .command_line_arg = command_line_arg,
+                   .parent_dev = parent_dev, .ancestors = ancestors };
+  *copy_into_self = false;
+
+  if (!stat_source (&j, x))
+    return false;
+  bool src_dir = S_ISDIR (j.src_st.st_mode);
+
+  if (src_dir && !x->recursive)
+    {
+      error (0, 0, _("-r not specified; omitting directory %s"),
+             quoteaf (src));
+      return false;
+    }
+
+  if (command_line_arg && x->src_info && !src_dir
+      && x->backup_type == no_backups
+      && seen_file (x->src_info, src, &j.src_st))
+    {
+      error (0, 0, _("warning: source file %s specified more than once"),
+             quoteaf (src));
+      return true;
+    }
+  if (command_line_arg && x->src_info)
+    record_file (x->src_info, src, &j.src_st);
+
+  if (!j.new_dst)
+    {
+      int err = stat_dst (&j, x);
+      if (err == 0)
+        {
+          bool skip;
+          if (!prepare_existing_dst (&j, x, &skip))
+            return false;
+          if (skip)
+            return true;
+        }
+      else if (err == ENOENT)
+        j.new_dst = true;
+      else
+        {
+          error (0, err, _("cannot stat %s"), quoteaf (dst));
+          return false;
+        }
+    }
+
+  if (src_dir && is_ancestor (&j.src_st, ancestors))
+    {
+      error (0, 0, _("cannot copy cyclic symbolic link %s"), quoteaf (src));
+      return false;
+    }
+
+  if (src_dir)
+    {
+      bool done;
+      bool ok = check_dir_copied (&j, x, copy_into_self, &done);
+      if (!ok || done)
+        {
+          undo_backup (&j);
+          free (j.backup);
+          return ok;
+        }
+    }
+
+  bool linked;
+  bool ok = link_to_earlier_copy (&j, x, &linked);
+  if (!linked)
+    ok = copy_by_kind (&j, x, copy_into_self);
+
+  if (!ok)
+    undo_backup (&j);
+  else
+    {
+      if (!linked && may_be_linked (&j, x))
+        remember (copied_sources, &j.src_st, dst);
+      struct stat dst_st;
+      if (x->dest_info && lstat (dst, &dst_st) == 0)
+        record_file (x->dest_info, dst, &dst_st);
+    }
+  free (j.backup);
+  return ok;
+}
+
+bool
+copy (char const *src_name, char const *dst_name, int dst_dir_fd,
+      char const *dst_relname, bool nonexistent_dst,
+      struct cp_options const *x, bool *copy_into_self)
+{
+  top_level_src_name = src_name;
+  top_level_dst_name = dst_name;
+  dst_dirfd = dst_dir_fd;
+  return copy_internal (src_name, dst_name, dst_relname, nonexistent_dst, 0,
+                        NULL, true, x, copy_into_self);
+}
