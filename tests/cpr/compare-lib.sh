@@ -39,11 +39,14 @@
 #   --cr-user=USER   run the copy as USER and USER's group, without
 #                    supplementary groups (the tree is still built as root)
 #   --cr-name=NAME   invoke the program as NAME rather than cp
+#   --cr-abs         invoke it by an absolute name, the same for both
 #   --cr-env=V=X     put V=X in the copy's environment (repeatable; X
 #                    must not contain white space)
 #   --cr-stdout=FILE send standard output to FILE (e.g. /dev/full) rather
 #                    than capturing it; '-' closes standard output
 #   --cr-umask=MASK  run the copy with umask MASK
+# A test that mounts file systems in its trees names a function that
+# unmounts them in CR_TEARDOWN; it is run in $CR_WORK before it is removed.
 # Setup functions must not call cp: under src/ it may be cpr.  cr_random N
 # prints N bytes of data that are the same for both runs.
 #
@@ -166,6 +169,9 @@ cr_run_ ()
 {
   cr_impl_=$1; shift
   if test -d "$CR_WORK"; then
+    if test -n "${CR_TEARDOWN-}"; then
+      (cd "$CR_WORK" && $CR_TEARDOWN) || framework_failure_ "$CR_TEARDOWN"
+    fi
     chmod -R u+rwx "$CR_WORK" 2>/dev/null
     rm -rf "$CR_WORK" || framework_failure_ "cannot remove $CR_WORK"
   fi
@@ -181,7 +187,12 @@ cr_run_ ()
   (
     cd "$CR_WORK" || exit 99
     umask $cr_umask_
-    set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_name_" "$@"
+    cr_prog_=$cr_name_
+    if test $cr_abs_ = yes; then
+      ln -sfn bin.$cr_impl_ "$CR_TOP/bin" || exit 99
+      cr_prog_=$CR_TOP/bin/$cr_name_
+    fi
+    set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" "$@"
     if test -n "$cr_user_"; then
       set -- setpriv --reuid="$cr_user_" --regid="$cr_group_" \
         --clear-groups -- "$@"
@@ -204,7 +215,7 @@ cr_run_ ()
 cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
-  cr_name_=cp cr_env_= cr_stdout_= cr_umask_=$(umask)
+  cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
   while :; do
     case $1 in
       --cr-setup=*) cr_setup_=${1#*=} ;;
@@ -215,6 +226,7 @@ cpr_case ()
       --cr-user=*) cr_user_=${1#*=}
                    cr_group_=$(id -gn "$cr_user_") || framework_failure_ ;;
       --cr-name=*) cr_name_=${1#*=} ;;
+      --cr-abs) cr_abs_=yes ;;
       --cr-env=*) cr_env_="$cr_env_ ${1#*=}" ;;
       --cr-stdout=*) cr_stdout_=${1#*=} ;;
       --cr-umask=*) cr_umask_=${1#*=} ;;
