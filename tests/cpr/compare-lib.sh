@@ -45,6 +45,11 @@
 #   --cr-stdout=FILE send standard output to FILE (e.g. /dev/full) rather
 #                    than capturing it; '-' closes standard output
 #   --cr-umask=MASK  run the copy with umask MASK
+#   --cr-ref-opt=OPT, --cr-cpr-opt=OPT
+#                    give the reference or cpr the option OPT first
+#   --cr-outcheck=FUNC  check cpr's stdout with 'FUNC out.cpr' before it
+#                    is compared; FUNC may edit the file, and its failure
+#                    fails the case
 # A test that mounts file systems in its trees names a function that
 # unmounts them in CR_TEARDOWN; it is run in $CR_WORK before it is removed.
 # Setup functions must not call cp: under src/ it may be cpr.  cr_random N
@@ -192,7 +197,8 @@ cr_run_ ()
       ln -sfn bin.$cr_impl_ "$CR_TOP/bin" || exit 99
       cr_prog_=$CR_TOP/bin/$cr_name_
     fi
-    set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" "$@"
+    if test $cr_impl_ = ref; then cr_extra_=$cr_ref_opt_; else cr_extra_=$cr_cpr_opt_; fi
+    set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" $cr_extra_ "$@"
     if test -n "$cr_user_"; then
       set -- setpriv --reuid="$cr_user_" --regid="$cr_group_" \
         --clear-groups -- "$@"
@@ -216,6 +222,7 @@ cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
   cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
+  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_=
   while :; do
     case $1 in
       --cr-setup=*) cr_setup_=${1#*=} ;;
@@ -227,6 +234,9 @@ cpr_case ()
                    cr_group_=$(id -gn "$cr_user_") || framework_failure_ ;;
       --cr-name=*) cr_name_=${1#*=} ;;
       --cr-abs) cr_abs_=yes ;;
+      --cr-ref-opt=*) cr_ref_opt_=${1#*=} ;;
+      --cr-cpr-opt=*) cr_cpr_opt_=${1#*=} ;;
+      --cr-outcheck=*) cr_outcheck_=${1#*=} ;;
       --cr-env=*) cr_env_="$cr_env_ ${1#*=}" ;;
       --cr-stdout=*) cr_stdout_=${1#*=} ;;
       --cr-umask=*) cr_umask_=${1#*=} ;;
@@ -242,6 +252,9 @@ cpr_case ()
   cr_run_ cpr "$@"
 
   cr_bad_=
+  if test -n "$cr_outcheck_"; then
+    $cr_outcheck_ out.cpr || cr_bad_=" $cr_outcheck_"
+  fi
   for cr_what_ in rc out err tree; do
     compare $cr_what_.ref $cr_what_.cpr > diff.$cr_what_ 2>&1 ||
       cr_bad_="$cr_bad_ $cr_what_"
@@ -251,7 +264,9 @@ cpr_case ()
       printf '%s\n' "case $cr_n_ differs from $CR_REF in:$cr_bad_"
       printf '  as %s%s%s:' "${cr_user_:-root}" "${cr_env_:+ with}" "$cr_env_"
       printf " '%s'" "$cr_name_" "$@"; echo
-      for cr_what_ in $cr_bad_; do cat diff.$cr_what_; done
+      for cr_what_ in $cr_bad_; do
+        test -f diff.$cr_what_ && cat diff.$cr_what_
+      done
     } >&2
     fail=1
   fi
