@@ -33,6 +33,12 @@ cpr_case dangling new
 cpr_case -L dangling new
 cpr_case -H dangling new
 
+cpr_case a nonexistent/
+cpr_case a b/
+cpr_case a dangling/
+cpr_case -r d nonexistent/sub/
+cpr_case -r d b/
+
 # Directories without -r.
 cpr_case d new
 cpr_case d e

@@ -23,6 +23,14 @@ setup_tree ()
   mkdir -p partial/t/a && printf 'old\n' > partial/t/top
 }
 
+# A socket, where perl can make one.
+setup_socket ()
+{
+  setup_tree &&
+  perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Local => "t/sock",
+      Listen => 1) or exit 1' && test -S t/sock
+}
+
 setup_devices ()
 {
   setup_tree && mknod t/null c 1 3 && mknod t/zero-blk b 7 200
@@ -55,6 +63,14 @@ cpr_case --cr-umask=077 -r t new
 cpr_case --cr-umask=0 -r t new
 cpr_case -r t t/a/b/c/leaf outside new
 cpr_case -r t/fifo newfifo
+
+mkdir socket-probe || framework_failure_
+if (cd socket-probe && setup_socket) 2>/dev/null; then
+  cpr_case --cr-setup=setup_socket -r t new
+  cpr_case --cr-setup=setup_socket -a t/sock new
+  cpr_case --cr-setup=setup_socket t/sock new
+fi
+rm -rf socket-probe
 
 if test "$(id -u)" = 0; then
   cpr_case --cr-setup=setup_devices -r t new
