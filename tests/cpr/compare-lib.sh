@@ -78,7 +78,10 @@ case $CPR in
 esac
 test -x "$CPR" || framework_failure_ "$CPR is not executable"
 
+fail=0
 CR_ATIME=${CR_ATIME-no}
+# A run that takes longer than this many seconds is killed (and fails).
+CR_TIMEOUT=${CR_TIMEOUT-300}
 CR_BLOCKS=${CR_BLOCKS-no}
 CR_TOP=$PWD
 CR_WORK=$CR_TOP/w
@@ -199,6 +202,9 @@ cr_run_ ()
     fi
     if test $cr_impl_ = ref; then cr_extra_=$cr_ref_opt_; else cr_extra_=$cr_cpr_opt_; fi
     set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" $cr_extra_ "$@"
+    if command -v timeout > /dev/null; then
+      set -- timeout -s KILL $CR_TIMEOUT "$@"
+    fi
     if test -n "$cr_user_"; then
       set -- setpriv --reuid="$cr_user_" --regid="$cr_group_" \
         --clear-groups -- "$@"
