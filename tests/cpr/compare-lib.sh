@@ -122,9 +122,11 @@ cr_normalize_times_ ()
 # for setup functions.
 cr_random ()
 {
-  test -s "$CR_TOP/random.dat" ||
-    dd if=/dev/urandom of="$CR_TOP/random.dat" bs=1M count=4 status=none ||
-    framework_failure_
+  if test ! -f "$CR_TOP/random.dat" ||
+     test "$(stat -c %s "$CR_TOP/random.dat")" -lt "$1"; then
+    dd if=/dev/urandom of="$CR_TOP/random.dat" bs=1M \
+      count=$(($1 / 1048576 + 4)) status=none || framework_failure_
+  fi
   head -c "$1" "$CR_TOP/random.dat"
 }
 
