@@ -47,6 +47,8 @@
 #   --cr-umask=MASK  run the copy with umask MASK
 #   --cr-ref-opt=OPT, --cr-cpr-opt=OPT
 #                    give the reference or cpr the option OPT first
+#   --cr-ordered     compare the lines of stdout and stderr in order even
+#                    in a recursive copy (see below)
 #   --cr-outcheck=FUNC  check cpr's stdout with 'FUNC out.cpr' before it
 #                    is compared; FUNC may edit the file, and its failure
 #                    fails the case
@@ -230,7 +232,7 @@ cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
   cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
-  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_=
+  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_= cr_ordered_=no
   while :; do
     case $1 in
       --cr-setup=*) cr_setup_=${1#*=} ;;
@@ -245,6 +247,7 @@ cpr_case ()
       --cr-ref-opt=*) cr_ref_opt_=${1#*=} ;;
       --cr-cpr-opt=*) cr_cpr_opt_=${1#*=} ;;
       --cr-outcheck=*) cr_outcheck_=${1#*=} ;;
+      --cr-ordered) cr_ordered_=yes ;;
       --cr-env=*) cr_env_="$cr_env_ ${1#*=}" ;;
       --cr-stdout=*) cr_stdout_=${1#*=} ;;
       --cr-umask=*) cr_umask_=${1#*=} ;;
@@ -263,6 +266,25 @@ cpr_case ()
   if test -n "$cr_outcheck_"; then
     $cr_outcheck_ out.cpr || cr_bad_=" $cr_outcheck_"
   fi
+
+  # In a recursive copy the order of a directory's entries is GNU cp's
+  # choice (it sorts them by inode number, which differs from run to run),
+  # so the lines of its output are compared as sets.
+  if test $cr_ordered_ = no; then
+    for cr_arg_; do
+      case $cr_arg_ in
+        --) break ;;
+        --rec*|--ar*|-[!-]*[rRa]*|-[rRa]*) cr_ordered_=sort; break ;;
+      esac
+    done
+  fi
+  if test $cr_ordered_ = sort; then
+    for cr_f_ in out.ref out.cpr err.ref err.cpr; do
+      LC_ALL=C sort $cr_f_ > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
+        framework_failure_
+    done
+  fi
+
   for cr_what_ in rc out err tree; do
     compare $cr_what_.ref $cr_what_.cpr > diff.$cr_what_ 2>&1 ||
       cr_bad_="$cr_bad_ $cr_what_"

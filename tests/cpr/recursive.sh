@@ -31,9 +31,10 @@ setup_socket ()
       Listen => 1) or exit 1' && test -S t/sock
 }
 
+# Devices, and no FIFO: --copy-contents would wait for a writer.
 setup_devices ()
 {
-  setup_tree && mknod t/null c 1 3 && mknod t/zero-blk b 7 200
+  setup_tree && rm t/fifo && mknod t/null c 1 3 && mknod t/zero-blk b 7 200
 }
 
 cpr_case -r t new
@@ -74,7 +75,9 @@ rm -rf socket-probe
 
 if test "$(id -u)" = 0; then
   cpr_case --cr-setup=setup_devices -r t new
-  cpr_case --cr-setup=setup_devices -r --copy-contents t/null t/top new
+  cpr_case --cr-setup=setup_devices -r --copy-contents t/null t/top existing
+  cpr_case --cr-setup=setup_devices -r --copy-contents t/null new
+  cpr_case --cr-setup=setup_devices -r --copy-contents t new
   cpr_case --cr-setup=setup_devices --copy-contents t/null new
   cpr_case --cr-setup=setup_devices t/null new
 fi
