@@ -111,12 +111,13 @@ cr_bin_ ()
 # same old access time, distinct from any modification time.
 cr_normalize_times_ ()
 {
-  cr_i_=0
-  find . -print | LC_ALL=C sort | while IFS= read -r cr_f_; do
-    cr_i_=$((cr_i_ + 1))
-    touch -h -d @$((1000000000 + cr_i_ * 1000)).$((100000000 + cr_i_ * 12345678 % 900000000)) \
-      "$cr_f_" || exit 1
-  done &&
+  find . -print0 | LC_ALL=C sort -z | xargs -0 sh -c '
+    i=0
+    for f; do
+      i=$((i + 1))
+      touch -h -d @$((1000000000 + i * 1000)).$((100000000 + i * 12345678 % 900000000)) \
+        "$f" || exit 1
+    done' sh &&
   find . -exec touch -h -a -d @999999999.987654321 {} +
 }
 
@@ -136,38 +137,47 @@ cr_random ()
 cr_snapshot ()
 {
   ( cd "$1" || exit 1
-    find . -type f -exec md5sum {} + > ../snap.md5 || exit 1
-    find . \( -type b -o -type c \) -exec stat -c '%n %t:%T' {} + \
-      > ../snap.dev || exit 1
+    # Names are written with backslash, newline and tab as \134, \012 and
+    # \011 (getfattr writes the first two so), one entry a line.
+    cr_esc_='s/\\/\\134/g; s/\n/\\012/g; s/\t/\\011/g'
+    find . -type f -print0 | xargs -0 -r md5sum -z | sed -z "$cr_esc_" |
+      tr '\0' '\n' > ../snap.md5 &&
+    find . \( -type b -o -type c \) -print0 |
+      xargs -0 -r stat --printf '%t:%T %n\0' | sed -z "$cr_esc_" |
+      tr '\0' '\n' > ../snap.dev &&
+    find . -printf '%p\0%l\0%y\t%m\t%U:%G\t%s\t%n\t%i\t%T@\t%A@\t%b\0' |
+      sed -z "1~3{$cr_esc_}; 2~3{$cr_esc_}" | tr '\0' '\n' | paste - - - |
+      LC_ALL=C sort -t "$(printf '\t')" -k 1,1 > ../snap.list || exit 1
     : > ../snap.xattr
     if command -v getfattr > /dev/null; then
       getfattr -R -P -h -d -m - -e hex . > ../snap.xattr 2>/dev/null
     fi
-    find . -printf '%p\t%y\t%m\t%U:%G\t%s\t%n\t%i\t%l\t%T@\t%A@\t%b\n' |
-      LC_ALL=C sort > ../snap.list || exit 1
     awk -v atime=$CR_ATIME -v blocks=$CR_BLOCKS '
       function rel(p) { sub(/^\.\//, "", p); return p }
       function when(t) { return t + 0 < 1500000000 ? t : "new" }
-      FILENAME ~ /md5$/ { h = $1; $1 = ""; md5[rel(substr($0, 2))] = h; next }
-      FILENAME ~ /dev$/ { dev[rel($1)] = $2; next }
+      FILENAME ~ /md5$/ { h = $0; sub(/ .*/, "", h); p = $0; sub(/^[^ ]*  /, "", p)
+                          md5[rel(p)] = h; next }
+      FILENAME ~ /dev$/ { d = $0; sub(/ .*/, "", d); p = $0; sub(/^[^ ]* /, "", p)
+                          dev[rel(p)] = d; next }
       FILENAME ~ /xattr$/ {
-        if (/^# file: /) { xf = rel(substr($0, 9)); next }
+        if (/^# file: /) { xf = substr($0, 9); gsub(/\t/, "\\011", xf); xf = rel(xf); next }
         if (NF) xa[xf] = xa[xf] " " $0
         next
       }
       {
-        split($0, f, "\t"); p = rel(f[1])
-        line = p " type=" f[2] " mode=" f[3] " owner=" f[4]
-        if (f[2] != "d") line = line " size=" f[5]
-        line = line " nlink=" f[6]
-        if (f[2] != "d" && f[6] > 1) {
-          if (!(f[7] in first)) first[f[7]] = p
-          line = line " hardlink-of=" first[f[7]]
+        split($0, f, "\t")
+        p = rel(f[1])
+        line = p " type=" f[3] " mode=" f[4] " owner=" f[5]
+        if (f[3] != "d") line = line " size=" f[6]
+        line = line " nlink=" f[7]
+        if (f[3] != "d" && f[7] > 1) {
+          if (!(f[8] in first)) first[f[8]] = p
+          line = line " hardlink-of=" first[f[8]]
         }
-        if (f[2] == "l") line = line " target=" f[8]
+        if (f[3] == "l") line = line " target=" f[2]
         if (p in dev) line = line " rdev=" dev[p]
         if (p in md5) line = line " md5=" md5[p]
-        if (blocks == "yes" && f[2] == "f") line = line " blocks=" f[11]
+        if (blocks == "yes" && f[3] == "f") line = line " blocks=" f[11]
         if (p in xa) line = line " xattrs:" xa[p]
         line = line " mtime=" when(f[9])
         if (atime == "yes") line = line " atime=" when(f[10])
