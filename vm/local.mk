@@ -1,0 +1,28 @@
+## vm/local.mk: the QEMU guest that runs the guest half of the suite.
+## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+
+vm_scripts = vm/run vm/build-kernel vm/build-initramfs vm/guest-init \
+  vm/guest-setup vm/guest-packages vm/guest-programs
+EXTRA_DIST += $(vm_scripts)
+
+VM_RUN = $(srcdir)/vm/run --builddir '$(abs_top_builddir)' \
+  --srcdir '$(abs_top_srcdir)'
+VM_TIMEOUT = 2400
+
+# 'make check' on the host: after the host tests, boot the guest once and
+# run the guest tests inside it; their .log/.trs files and
+# tests/guest-suite.log land in this build tree through the shared folder.
+if GUEST_TESTS
+check-local: check-guest
+endif
+
+.PHONY: check-guest vm-shell
+check-guest: $(check_PROGRAMS) $(bin_PROGRAMS)
+	@if test -n "$$COPYRANGE_GUEST"; then exit 0; fi; \
+	$(VM_RUN) --timeout $(VM_TIMEOUT) -- \
+	  $(MAKE) -C '$(abs_top_builddir)' check-TESTS \
+	    TEST_SUITE_LOG=tests/guest-suite.log
+
+# An interactive shell in the guest, for debugging.
+vm-shell:
+	$(VM_RUN) --debug
