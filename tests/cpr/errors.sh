@@ -79,7 +79,6 @@ cpr_case --cr-after=prune_self_copies -r d d/sub
 cpr_case --cr-after=prune_self_copies -r d d/new
 cpr_case --cr-after=prune_self_copies -r d/ d/sub/
 cpr_case --cr-after=prune_self_copies -r d dsym/new
-cpr_case --cr-after=prune_self_copies -R . d
 
 # Directory and non-directory clashes.
 cpr_case -r d a
