@@ -2,7 +2,7 @@
 ## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 vm_scripts = vm/run vm/build-kernel vm/build-initramfs vm/guest-init \
-  vm/guest-setup vm/guest-packages vm/guest-programs
+  vm/guest-setup vm/guest-packages vm/guest-programs vm/demo
 EXTRA_DIST += $(vm_scripts)
 
 VM_RUN = $(srcdir)/vm/run --builddir '$(abs_top_builddir)' \
@@ -16,12 +16,20 @@ if GUEST_TESTS
 check-local: check-guest
 endif
 
-.PHONY: check-guest vm-shell
+.PHONY: check-guest check-in-guest vm-shell
 check-guest: $(check_PROGRAMS) $(bin_PROGRAMS)
 	@if test -n "$$COPYRANGE_GUEST"; then exit 0; fi; \
-	$(VM_RUN) --timeout $(VM_TIMEOUT) -- \
-	  $(MAKE) -C '$(abs_top_builddir)' check-TESTS \
-	    TEST_SUITE_LOG=tests/guest-suite.log
+	$(VM_RUN) --timeout $(VM_TIMEOUT) -- $(MAKE) check-in-guest
+
+# What the guest runs: the guest tests, with a test-suite log of their own.
+check-in-guest:
+	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(GUEST_TESTS)' \
+	  TEST_SUITE_LOG=tests/guest-suite.log
+
+# The main job: boot the patched kernel and copy with cpr (vm/demo).
+.PHONY: demo
+demo: $(bin_PROGRAMS)
+	$(VM_RUN) --timeout $(VM_TIMEOUT) -- $(abs_top_srcdir)/vm/demo
 
 # An interactive shell in the guest, for debugging.
 vm-shell:
