@@ -16,6 +16,34 @@ HOST_TESTS += tests/vm/harness.sh
 # NFSv4.2 over loopback.
 GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh
 
+# cpr side by side with GNU cp (/bin/cp) on the host: every option,
+# diagnostic and exit status, compared by running both on the same trees.
+# tests/cpr/compare-lib.sh is their shared code; CPR=/bin/cp validates them.
+CPR_COMPARE_TESTS =				\
+  tests/cpr/preserve.sh				\
+  tests/cpr/backup.sh				\
+  tests/cpr/symlinks.sh				\
+  tests/cpr/quoting.sh				\
+  tests/cpr/errors.sh				\
+  tests/cpr/large.sh				\
+  tests/cpr/links.sh				\
+  tests/cpr/interactive.sh			\
+  tests/cpr/parents.sh				\
+  tests/cpr/usage.sh				\
+  tests/cpr/recursive.sh			\
+  tests/cpr/sparse.sh				\
+  tests/cpr/write-errors.sh			\
+  tests/cpr/unprivileged.sh			\
+  tests/cpr/xdev.sh				\
+  tests/cpr/basic.sh				\
+  tests/cpr/proc.sh				\
+  tests/cpr/reflink.sh				\
+  tests/cpr/debug.sh				\
+  tests/cpr/progname.sh				\
+  tests/cpr/help-version.sh
+HOST_TESTS += $(CPR_COMPARE_TESTS)
+EXTRA_DIST += tests/cpr/compare-lib.sh
+
 # On the host the guest tests skip (they need the patched kernel), and
 # check-local then boots the guest and runs them there (vm/local.mk).
 TESTS = $(HOST_TESTS) $(GUEST_TESTS)

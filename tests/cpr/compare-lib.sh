@@ -1,0 +1,330 @@
+# compare-lib.sh: run GNU cp and cpr side by side and compare what they do.
+# Sourced by tests/cpr/*.sh after tests/init.sh.  -*- sh -*-
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+# No expected output is written down in these tests: the reference is
+# whatever GNU cp does.  A test defines setup_tree (a shell function that
+# builds the input files in the current directory) and calls
+#
+#   cpr_case [OPTION]... [--] ARG...
+#
+# which, once for the reference and once for cpr, empties the directory
+# $CR_WORK, runs setup_tree there, gives every file a distinct old timestamp,
+# runs 'cp ARG...' there, and records stdout, stderr, the exit status and a
+# snapshot of the resulting tree.  Both runs use the same absolute directory
+# and invoke the program under the same name (argv[0] is "cp" unless -n says
+# otherwise), so even diagnostics naming absolute paths must be identical.
+# Any difference is shown as a diff and sets fail=1.
+#
+# Leading arguments of the form --cr-NAME=VALUE are options of cpr_case;
+# all the rest is the cp command line:
+#   --cr-setup=FUNC  build the tree with FUNC instead of setup_tree
+#   --cr-times=FUNC  after the timestamps are normalized, run FUNC
+#   --cr-after=FUNC  after the copy, before the snapshot, run FUNC
+#   --cr-stdin=TEXT  feed TEXT on standard input (default: /dev/null)
+#   --cr-user=USER   run the copy as USER and USER's group, without
+#                    supplementary groups (the tree is still built as root)
+#   --cr-name=NAME   invoke the program as NAME rather than cp
+#   --cr-abs         invoke it by an absolute name, the same for both
+#   --cr-env=V=X     put V=X in the copy's environment (repeatable; X
+#                    must not contain white space)
+#   --cr-stdout=FILE send standard output to FILE (e.g. /dev/full) rather
+#                    than capturing it; '-' closes standard output
+#   --cr-umask=MASK  run the copy with umask MASK
+#   --cr-ref-opt=OPT, --cr-cpr-opt=OPT
+#                    give the reference or cpr the option OPT first
+#   --cr-ordered     compare the lines of stdout and stderr in order even
+#                    in a recursive copy (see below)
+#   --cr-outcheck=FUNC  check cpr's stdout with 'FUNC out.cpr' before it
+#                    is compared; FUNC may edit the file, and its failure
+#                    fails the case
+# A test that mounts file systems in its trees names a function that
+# unmounts them in CR_TEARDOWN; it is run in $CR_WORK before it is removed.
+# Setup functions must not call cp: under src/ it may be cpr.  cr_random N
+# prints N bytes of data that are the same for both runs.
+#
+# The snapshot lists, for every entry under $CR_WORK: its name, type,
+# permission bits (with set-id and sticky bits), owner and group, size
+# (not for directories), link count, which earlier name it is a hard link
+# of, symlink target, device numbers, MD5 of the contents, xattrs and ACLs
+# (when getfattr exists), and the modification time -- literally when it is
+# older than the start of the test (so set or preserved), as "new" otherwise.
+# CR_ATIME=yes adds access times the same way; CR_BLOCKS=yes adds the number
+# of allocated blocks of regular files (to compare holes).
+
+CR_REF=${CR_REF-/bin/cp}
+test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
+
+# The program under test: $CPR if set (CPR=/bin/cp validates the tests),
+# else the cpr built in src/.
+if test -z "${CPR-}"; then
+  CPR=$(command -v cpr) || framework_failure_ "cpr not found in PATH"
+fi
+case $CPR in
+  /*) ;;
+  *) CPR=$(command -v "$CPR") || framework_failure_ "$CPR not found" ;;
+esac
+test -x "$CPR" || framework_failure_ "$CPR is not executable"
+
+fail=0
+CR_ATIME=${CR_ATIME-no}
+# A run that takes longer than this many seconds is killed (and fails).
+CR_TIMEOUT=${CR_TIMEOUT-300}
+CR_BLOCKS=${CR_BLOCKS-no}
+CR_TOP=$PWD
+CR_WORK=$CR_TOP/w
+cr_n_=0
+
+# The test directory must be reachable by the unprivileged users of -u.
+chmod a+rx . || framework_failure_
+
+# bin.ref/NAME and bin.cpr/NAME: each program under the name given to -n.
+cr_bin_ ()
+{
+  for cr_impl_ in ref cpr; do
+    test -x bin.$cr_impl_/$1 && continue
+    mkdir -p bin.$cr_impl_ || framework_failure_
+    if test $cr_impl_ = ref; then
+      ln -s "$CR_REF" bin.$cr_impl_/$1 || framework_failure_
+    else
+      ln -s "$CPR" bin.$cr_impl_/$1 || framework_failure_
+    fi
+  done
+}
+
+# Give each entry below the current directory its own old modification
+# time, from the sorted order of the names, with nanoseconds; and all the
+# same old access time, distinct from any modification time.
+cr_normalize_times_ ()
+{
+  find . -print0 | LC_ALL=C sort -z | xargs -0 sh -c '
+    i=0
+    for f; do
+      i=$((i + 1))
+      touch -h -d @$((1000000000 + i * 1000)).$((100000000 + i * 12345678 % 900000000)) \
+        "$f" || exit 1
+    done' sh &&
+  find . -exec touch -h -a -d @999999999.987654321 {} +
+}
+
+# Print the first $1 bytes of a pseudo-random file, the same in every run,
+# for setup functions.
+cr_random ()
+{
+  if test ! -f "$CR_TOP/random.dat" ||
+     test "$(stat -c %s "$CR_TOP/random.dat")" -lt "$1"; then
+    dd if=/dev/urandom of="$CR_TOP/random.dat" bs=1M \
+      count=$(($1 / 1048576 + 4)) status=none || framework_failure_
+  fi
+  head -c "$1" "$CR_TOP/random.dat"
+}
+
+# Print the snapshot of directory $1 (see above) on stdout.
+cr_snapshot ()
+{
+  ( cd "$1" || exit 1
+    # Names are written with backslash, newline and tab as \134, \012 and
+    # \011 (getfattr writes the first two so), one entry a line.
+    cr_esc_='s/\\/\\134/g; s/\n/\\012/g; s/\t/\\011/g'
+    find . -type f -print0 | xargs -0 -r md5sum -z | sed -z "$cr_esc_" |
+      tr '\0' '\n' > ../snap.md5 &&
+    find . \( -type b -o -type c \) -print0 |
+      xargs -0 -r stat --printf '%t:%T %n\0' | sed -z "$cr_esc_" |
+      tr '\0' '\n' > ../snap.dev &&
+    find . -printf '%p\0%l\0%y\t%m\t%U:%G\t%s\t%n\t%i\t%T@\t%A@\t%b\0' |
+      sed -z "1~3{$cr_esc_}; 2~3{$cr_esc_}" | tr '\0' '\n' | paste - - - |
+      LC_ALL=C sort -t "$(printf '\t')" -k 1,1 > ../snap.list || exit 1
+    : > ../snap.xattr
+    if command -v getfattr > /dev/null; then
+      getfattr -R -P -h -d -m - -e hex . > ../snap.xattr 2>/dev/null
+    fi
+    awk -v atime=$CR_ATIME -v blocks=$CR_BLOCKS '
+      function rel(p) { sub(/^\.\//, "", p); return p }
+      function when(t) { return t + 0 < 1500000000 ? t : "new" }
+      FILENAME ~ /md5$/ { h = $0; sub(/ .*/, "", h); p = $0; sub(/^[^ ]*  /, "", p)
+                          md5[rel(p)] = h; next }
+      FILENAME ~ /dev$/ { d = $0; sub(/ .*/, "", d); p = $0; sub(/^[^ ]* /, "", p)
+                          dev[rel(p)] = d; next }
+      FILENAME ~ /xattr$/ {
+        if (/^# file: /) { xf = substr($0, 9); gsub(/\t/, "\\011", xf); xf = rel(xf); next }
+        if (NF) xa[xf] = xa[xf] " " $0
+        next
+      }
+      {
+        split($0, f, "\t")
+        p = rel(f[1])
+        line = p " type=" f[3] " mode=" f[4] " owner=" f[5]
+        if (f[3] != "d") line = line " size=" f[6]
+        line = line " nlink=" f[7]
+        if (f[3] != "d" && f[7] > 1) {
+          if (!(f[8] in first)) first[f[8]] = p
+          line = line " hardlink-of=" first[f[8]]
+        }
+        if (f[3] == "l") line = line " target=" f[2]
+        if (p in dev) line = line " rdev=" dev[p]
+        if (p in md5) line = line " md5=" md5[p]
+        if (blocks == "yes" && f[3] == "f") line = line " blocks=" f[11]
+        if (p in xa) line = line " xattrs:" xa[p]
+        line = line " mtime=" when(f[9])
+        if (atime == "yes") line = line " atime=" when(f[10])
+        print line
+      }' ../snap.md5 ../snap.dev ../snap.xattr ../snap.list
+  )
+}
+
+# Run one case for implementation $1 (ref or cpr); the rest as cpr_case.
+cr_run_ ()
+{
+  cr_impl_=$1; shift
+  if test -d "$CR_WORK"; then
+    if test -n "${CR_TEARDOWN-}"; then
+      (cd "$CR_WORK" && $CR_TEARDOWN) || framework_failure_ "$CR_TEARDOWN"
+    fi
+    chmod -R u+rwx "$CR_WORK" 2>/dev/null
+    rm -rf "$CR_WORK" || framework_failure_ "cannot remove $CR_WORK"
+  fi
+  mkdir "$CR_WORK" && chmod a+rwx "$CR_WORK" || framework_failure_
+  (cd "$CR_WORK" && $cr_setup_) || framework_failure_ "$cr_setup_ failed"
+  (cd "$CR_WORK" && cr_normalize_times_) || framework_failure_ "touch failed"
+  if test -n "$cr_times_"; then
+    (cd "$CR_WORK" && $cr_times_) || framework_failure_ "$cr_times_ failed"
+  fi
+
+  cr_out_=$cr_stdout_
+  test -z "$cr_out_" && cr_out_=$CR_TOP/out.$cr_impl_
+  (
+    cd "$CR_WORK" || exit 99
+    umask $cr_umask_
+    cr_prog_=$cr_name_
+    if test $cr_abs_ = yes; then
+      ln -sfn bin.$cr_impl_ "$CR_TOP/bin" || exit 99
+      cr_prog_=$CR_TOP/bin/$cr_name_
+    fi
+    if test $cr_impl_ = ref; then cr_extra_=$cr_ref_opt_; else cr_extra_=$cr_cpr_opt_; fi
+    set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" $cr_extra_ "$@"
+    if command -v timeout > /dev/null; then
+      set -- timeout -s KILL $CR_TIMEOUT "$@"
+    fi
+    if test -n "$cr_user_"; then
+      set -- setpriv --reuid="$cr_user_" --regid="$cr_group_" \
+        --clear-groups -- "$@"
+    fi
+    if test "x$cr_out_" = x-; then
+      "$@" < "$cr_in_" 2> ../err.$cr_impl_ >&-
+    else
+      "$@" < "$cr_in_" 2> ../err.$cr_impl_ > "$cr_out_"
+    fi
+  )
+  echo $? > rc.$cr_impl_
+  test -z "$cr_stdout_" || : > out.$cr_impl_
+
+  if test -n "$cr_after_"; then
+    (cd "$CR_WORK" && $cr_after_) || framework_failure_ "$cr_after_ failed"
+  fi
+  cr_snapshot "$CR_WORK" > tree.$cr_impl_ || framework_failure_ "snapshot"
+}
+
+cpr_case ()
+{
+  cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
+  cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
+  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_= cr_ordered_=no
+  while :; do
+    case $1 in
+      --cr-setup=*) cr_setup_=${1#*=} ;;
+      --cr-times=*) cr_times_=${1#*=} ;;
+      --cr-after=*) cr_after_=${1#*=} ;;
+      --cr-stdin=*) printf '%s' "${1#*=}" > in.txt || framework_failure_
+                    cr_in_=$CR_TOP/in.txt ;;
+      --cr-user=*) cr_user_=${1#*=}
+                   cr_group_=$(id -gn "$cr_user_") || framework_failure_ ;;
+      --cr-name=*) cr_name_=${1#*=} ;;
+      --cr-abs) cr_abs_=yes ;;
+      --cr-ref-opt=*) cr_ref_opt_=${1#*=} ;;
+      --cr-cpr-opt=*) cr_cpr_opt_=${1#*=} ;;
+      --cr-outcheck=*) cr_outcheck_=${1#*=} ;;
+      --cr-ordered) cr_ordered_=yes ;;
+      --cr-env=*) cr_env_="$cr_env_ ${1#*=}" ;;
+      --cr-stdout=*) cr_stdout_=${1#*=} ;;
+      --cr-umask=*) cr_umask_=${1#*=} ;;
+      --cr-*) framework_failure_ "cpr_case: unknown option $1" ;;
+      *) break ;;
+    esac
+    shift
+  done
+  cr_n_=$((cr_n_ + 1))
+  cr_bin_ "$cr_name_"
+
+  cr_run_ ref "$@"
+  cr_run_ cpr "$@"
+
+  cr_bad_=
+  if test -n "$cr_outcheck_"; then
+    $cr_outcheck_ out.cpr || cr_bad_=" $cr_outcheck_"
+  fi
+
+  # In a recursive copy the order of a directory's entries is GNU cp's
+  # choice (it sorts them by inode number, which differs from run to run),
+  # so the lines of its output are compared as sets.
+  if test $cr_ordered_ = no; then
+    for cr_arg_; do
+      case $cr_arg_ in
+        --) break ;;
+        --rec*|--ar*|-[!-]*[rRa]*|-[rRa]*) cr_ordered_=sort; break ;;
+      esac
+    done
+  fi
+  if test $cr_ordered_ = sort; then
+    for cr_f_ in out.ref out.cpr err.ref err.cpr; do
+      LC_ALL=C sort $cr_f_ > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
+        framework_failure_
+    done
+  fi
+
+  for cr_what_ in rc out err tree; do
+    compare $cr_what_.ref $cr_what_.cpr > diff.$cr_what_ 2>&1 ||
+      cr_bad_="$cr_bad_ $cr_what_"
+  done
+  if test -n "$cr_bad_"; then
+    {
+      printf '%s\n' "case $cr_n_ differs from $CR_REF in:$cr_bad_"
+      printf '  as %s%s%s:' "${cr_user_:-root}" "${cr_env_:+ with}" "$cr_env_"
+      printf " '%s'" "$cr_name_" "$@"; echo
+      for cr_what_ in $cr_bad_; do
+        test -f diff.$cr_what_ && cat diff.$cr_what_
+      done
+    } >&2
+    fail=1
+  fi
+  return 0
+}
+
+# Run the tests that need it as root, or skip them.
+require_root_ ()
+{
+  test "$(id -u)" = 0 || skip_ "must be run as root"
+}
+
+# Require that USER ($1) exists and can reach the test directory.
+require_user_ ()
+{
+  require_root_
+  id -u "$1" > /dev/null 2>&1 || skip_ "no user $1"
+  setpriv --reuid="$1" --regid="$(id -g "$1")" --clear-groups -- \
+    test -x "$PWD" 2>/dev/null ||
+    skip_ "user $1 cannot reach $PWD"
+}

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Failures while copying: missing sources, directories without -r, the same
+# file as source and destination (also through links), a directory into
+# itself, directory/non-directory clashes, just-created destinations, and
+# the exit status when only some operands fail.
+
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/cpr/compare-lib.sh"
+
+setup_tree ()
+{
+  printf 'a\n' > a && printf 'b\n' > b &&
+  ln a hard && ln -s a sym && ln -s nowhere dangling && ln -s d dsym &&
+  mkdir d d2 e && printf 'f\n' > d/f && mkdir d/sub && printf 'g\n' > d/sub/g &&
+  mkdir e/a && printf 'x\n' > e/x && mkdir d2/a && mkdir d2/d &&
+  mkdir -p deep/d && printf 'df\n' > deep/d/a
+}
+
+# Sources that are not there.
+cpr_case nonexistent new
+cpr_case nonexistent d
+cpr_case a nonexistent b d
+cpr_case nonexistent1 nonexistent2 d
+cpr_case a nodir/new
+cpr_case a a/new
+cpr_case a/ new
+cpr_case d/nonexistent/ new
+cpr_case -r nonexistent new
+cpr_case dangling new
+cpr_case -L dangling new
+cpr_case -H dangling new
+
+cpr_case a nonexistent/
+cpr_case a b/
+cpr_case a dangling/
+cpr_case -r d nonexistent/sub/
+cpr_case -r d b/
+
+# Directories without -r.
+cpr_case d new
+cpr_case d e
+cpr_case a d b e
+cpr_case d/ new
+cpr_case dsym new
+
+# Same file.
+cpr_case a a
+cpr_case a ./a
+cpr_case a hard
+cpr_case a sym
+cpr_case sym a
+cpr_case -P sym a
+cpr_case -d sym sym
+cpr_case -f a a
+cpr_case -f a hard
+cpr_case --remove-destination a hard
+cpr_case -b a a
+cpr_case -b a hard
+cpr_case -fb a a
+cpr_case --backup=numbered -f a hard
+cpr_case d/f d
+cpr_case -r d .
+cpr_case -r d d
+cpr_case -r d/sub d/
+cpr_case a .
+cpr_case -r . d
+
+# A directory into itself.  How much is copied before the copy meets itself
+# depends on the order GNU cp reads entries in (it sorts them by inode
+# number), so the partial copies are left out of the comparison.
+prune_self_copies ()
+{
+  rm -rf d/sub/d d/new d/sub/sub d/d
+}
+cpr_case --cr-after=prune_self_copies -r d d/sub
+cpr_case --cr-after=prune_self_copies -r d d/new
+cpr_case --cr-after=prune_self_copies -r d/ d/sub/
+cpr_case --cr-after=prune_self_copies -r d dsym/new
+
+# Directory and non-directory clashes.
+cpr_case -r d a
+cpr_case -r d e/x
+cpr_case a e
+cpr_case -r d d2
+cpr_case -r e d2
+cpr_case -r a e d2
+cpr_case -rT d a
+cpr_case -T d new
+
+# Two sources with one destination name.
+cpr_case a deep/d/a e
+cpr_case -r a deep/d e
+cpr_case -r deep/d deep/d d2
+cpr_case a a d
+cpr_case --backup=numbered a deep/d/a e
+
+# Some operands fail, others are copied.
+cpr_case a nonexistent b e
+cpr_case d a e
+cpr_case -v a nonexistent b e
+cpr_case -v a d e
+
+Exit $fail
