@@ -67,7 +67,8 @@ one_case (int src, unsigned char const *src_buf, off_t in, size_t size,
           off_t out, size_t dst_size)
 {
   static char msg[256];
-  size_t want_size = out + size > dst_size ? out + size : dst_size;
+  /* Copying nothing extends nothing.  */
+  size_t want_size = size && out + size > dst_size ? out + size : dst_size;
   unsigned char *want = calloc (want_size ? want_size : 1, 1);
   if (!want)
     cr_die ("calloc");
