@@ -214,6 +214,41 @@ cr_compare_buf (int fd, off_t off, void const *buf, size_t len)
   return -1;
 }
 
+off_t
+cr_compare_sparse (int fd, off_t off, off_t len,
+                   struct cr_island const *islands, size_t n)
+{
+  static char a[BLOCK], want[BLOCK];
+  size_t first = 0;
+  for (off_t done = 0; done < len; )
+    {
+      size_t size = len - done < BLOCK ? len - done : BLOCK;
+      memset (want, 0, size);
+      while (first < n && islands[first].at + (off_t) islands[first].len
+                          <= done)
+        first++;
+      for (size_t i = first; i < n && islands[i].at < done + (off_t) size;
+           i++)
+        {
+          off_t from = islands[i].at > done ? islands[i].at : done;
+          off_t to = islands[i].at + (off_t) islands[i].len;
+          if (to > done + (off_t) size)
+            to = done + size;
+          memcpy (want + (from - done),
+                  islands[i].data + (from - islands[i].at), to - from);
+        }
+      ssize_t got = pread_full (fd, a, size, off + done);
+      if (got < 0)
+        cr_die ("read while comparing");
+      if (memcmp (a, want, got) != 0)
+        return done + first_difference (a, want, got);
+      if ((size_t) got < size)
+        return done + got;
+      done += size;
+    }
+  return -1;
+}
+
 bool
 cr_zeros (int fd, off_t off, off_t len)
 {

@@ -54,6 +54,20 @@ off_t cr_compare_ranges (int fd_a, off_t off_a, int fd_b, off_t off_b,
 /* Compare LEN bytes of FD at OFF with BUF; same result convention.  */
 off_t cr_compare_buf (int fd, off_t off, void const *buf, size_t len);
 
+/* A piece of data in an otherwise sparse (zero) file.  */
+struct cr_island
+{
+  off_t at;
+  size_t len;
+  unsigned char *data;
+};
+
+/* Compare LEN bytes of FD at OFF with a file of LEN bytes that is zero
+   except for the N ISLANDS (sorted, not overlapping), reading FD in
+   blocks.  Same result convention as cr_compare_ranges.  */
+off_t cr_compare_sparse (int fd, off_t off, off_t len,
+                         struct cr_island const *islands, size_t n);
+
 /* Whether LEN bytes of FD at OFF all read as zero.  */
 bool cr_zeros (int fd, off_t off, off_t len);
 
