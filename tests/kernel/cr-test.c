@@ -1,0 +1,298 @@
+/* Helpers shared by the copy_range(2) guest tests.
+   Copyright (C) 2026 The copyrange authors.
+
+   This program is free software: you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation, either version 3 of the License, or
+   (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+   GNU General Public License for more details.
+
+   You should have received a copy of the GNU General Public License
+   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+
+#include <config.h>
+
+#include "cr-test.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#ifndef __NR_copy_range
+# if defined __x86_64__ || defined __i386__
+#  define __NR_copy_range 451
+# endif
+#endif
+
+static_assert (sizeof (off_t) == 8, "the offsets are 64-bit loff_t");
+
+/* Number 451 is copy_range only on the copyrange kernel: elsewhere it may
+   be cachestat (Linux 6.5 and later), which must not be called with these
+   arguments.  */
+static bool
+copyrange_kernel (void)
+{
+  struct utsname u;
+  return uname (&u) == 0 && strstr (u.release, "-copyrange") != NULL;
+}
+
+ssize_t
+cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+               size_t count)
+{
+#ifdef __NR_copy_range
+  static int known;
+  if (!known)
+    known = copyrange_kernel () ? 1 : -1;
+  if (known > 0)
+    return syscall (__NR_copy_range, fd_in, pos_in, fd_out, pos_out, count);
+#endif
+  errno = ENOSYS;
+  return -1;
+}
+
+bool
+cr_available (char const **why)
+{
+  off_t zero = 0;
+  if (!getenv ("COPYRANGE_GUEST"))
+    {
+      *why = "not in the copyrange guest";
+      return false;
+    }
+  if (cr_copy_range (-1, &zero, -1, &zero, 0) < 0 && errno == ENOSYS)
+    {
+      *why = "the kernel has no copy_range";
+      return false;
+    }
+  return true;
+}
+
+_Noreturn void
+cr_die (char const *fmt, ...)
+{
+  int err = errno;
+  va_list ap;
+  fflush (stdout);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, ": %s\n", strerror (err));
+  exit (CR_EXIT_ERROR);
+}
+
+uint64_t
+cr_seed (void)
+{
+  char const *s = getenv ("CR_SEED");
+  if (s && *s)
+    return strtoull (s, NULL, 0);
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return ((uint64_t) ts.tv_sec << 20) ^ ts.tv_nsec ^ getpid ();
+}
+
+/* xorshift64*: plenty for test data, and reproducible from the seed.  */
+uint64_t
+cr_random (uint64_t *state)
+{
+  uint64_t x = *state ? *state : 0x9e3779b97f4a7c15u;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * 0x2545f4914f6cdd1du;
+}
+
+void
+cr_random_fill (uint64_t *state, void *buf, size_t len)
+{
+  unsigned char *p = buf;
+  while (len)
+    {
+      uint64_t r = cr_random (state);
+      size_t n = len < sizeof r ? len : sizeof r;
+      memcpy (p, &r, n);
+      p += n;
+      len -= n;
+    }
+}
+
+void
+cr_pwrite_all (int fd, void const *buf, size_t len, off_t off)
+{
+  char const *p = buf;
+  while (len)
+    {
+      ssize_t n = pwrite (fd, p, len, off);
+      if (n <= 0)
+        cr_die ("pwrite at %lld", (long long) off);
+      p += n;
+      len -= n;
+      off += n;
+    }
+}
+
+enum { BLOCK = 1 << 20 };
+
+/* Read exactly LEN bytes (less only at end of file).  */
+static ssize_t
+pread_full (int fd, char *buf, size_t len, off_t off)
+{
+  size_t got = 0;
+  while (got < len)
+    {
+      ssize_t n = pread (fd, buf + got, len - got, off + got);
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      got += n;
+    }
+  return got;
+}
+
+static off_t
+first_difference (char const *a, char const *b, size_t len)
+{
+  for (size_t i = 0; i < len; i++)
+    if (a[i] != b[i])
+      return i;
+  return -1;
+}
+
+off_t
+cr_compare_ranges (int fd_a, off_t off_a, int fd_b, off_t off_b, off_t len)
+{
+  static char a[BLOCK], b[BLOCK];
+  for (off_t done = 0; done < len; )
+    {
+      size_t want = len - done < BLOCK ? len - done : BLOCK;
+      ssize_t na = pread_full (fd_a, a, want, off_a + done);
+      ssize_t nb = pread_full (fd_b, b, want, off_b + done);
+      if (na < 0 || nb < 0)
+        cr_die ("read while comparing");
+      size_t n = na < nb ? na : nb;
+      if (memcmp (a, b, n) != 0)
+        return done + first_difference (a, b, n);
+      if (n < want)
+        return done + n;
+      done += want;
+    }
+  return -1;
+}
+
+off_t
+cr_compare_buf (int fd, off_t off, void const *buf, size_t len)
+{
+  static char a[BLOCK];
+  char const *want_buf = buf;
+  for (size_t done = 0; done < len; )
+    {
+      size_t want = len - done < BLOCK ? len - done : BLOCK;
+      ssize_t n = pread_full (fd, a, want, off + done);
+      if (n < 0)
+        cr_die ("read while comparing");
+      if (memcmp (a, want_buf + done, n) != 0)
+        return done + first_difference (a, want_buf + done, n);
+      if ((size_t) n < want)
+        return done + n;
+      done += want;
+    }
+  return -1;
+}
+
+off_t
+cr_compare_sparse (int fd, off_t off, off_t len,
+                   struct cr_island const *islands, size_t n)
+{
+  static char a[BLOCK], want[BLOCK];
+  size_t first = 0;
+  for (off_t done = 0; done < len; )
+    {
+      size_t size = len - done < BLOCK ? len - done : BLOCK;
+      memset (want, 0, size);
+      while (first < n && islands[first].at + (off_t) islands[first].len
+                          <= done)
+        first++;
+      for (size_t i = first; i < n && islands[i].at < done + (off_t) size;
+           i++)
+        {
+          off_t from = islands[i].at > done ? islands[i].at : done;
+          off_t to = islands[i].at + (off_t) islands[i].len;
+          if (to > done + (off_t) size)
+            to = done + size;
+          memcpy (want + (from - done),
+                  islands[i].data + (from - islands[i].at), to - from);
+        }
+      ssize_t got = pread_full (fd, a, size, off + done);
+      if (got < 0)
+        cr_die ("read while comparing");
+      if (memcmp (a, want, got) != 0)
+        return done + first_difference (a, want, got);
+      if ((size_t) got < size)
+        return done + got;
+      done += size;
+    }
+  return -1;
+}
+
+bool
+cr_zeros (int fd, off_t off, off_t len)
+{
+  static char a[BLOCK];
+  for (off_t done = 0; done < len; )
+    {
+      size_t want = len - done < BLOCK ? len - done : BLOCK;
+      ssize_t n = pread_full (fd, a, want, off + done);
+      if (n < 0)
+        cr_die ("read while checking for zeros");
+      if ((size_t) n < want)
+        return false;
+      for (size_t i = 0; i < want; i++)
+        if (a[i])
+          return false;
+      done += want;
+    }
+  return true;
+}
+
+char *
+cr_make_dir (char const *base, char const *prog)
+{
+  size_t len = strlen (base) + strlen (prog) + sizeof "/.XXXXXX";
+  char *dir = malloc (len);
+  if (!dir)
+    cr_die ("malloc");
+  snprintf (dir, len, "%s/%s.XXXXXX", base, prog);
+  if (!mkdtemp (dir))
+    cr_die ("mkdtemp %s", dir);
+  return dir;
+}
+
+void
+cr_remove_tree (char const *dir)
+{
+  char const *argv[] = { "rm", "-rf", "--", dir, NULL };
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      execv ("/bin/rm", (char **) argv);
+      _exit (127);
+    }
+  int status;
+  if (pid > 0)
+    waitpid (pid, &status, 0);
+}

@@ -1,0 +1,51 @@
+# Sourced by the copy_range guest tests: run a test program on every
+# scratch filesystem of the guest.  -*- sh -*-
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+test -n "$COPYRANGE_GUEST" || skip_ 'needs the copyrange guest kernel'
+
+# run_on_each_fs_ PROG: run "PROG FSNAME MOUNTPOINT" for ext4, xfs, tmpfs
+# and btrfs, showing its per-row lines; set fail=1 if it fails anywhere
+# or a scratch filesystem is missing.  Skips the test if PROG skipped on
+# every filesystem.
+run_on_each_fs_ ()
+{
+  ran_=0
+  for fs_ in ext4 xfs tmpfs btrfs; do
+    case $fs_ in
+      ext4) mnt_=$CR_MNT_EXT4 ;;
+      xfs) mnt_=$CR_MNT_XFS ;;
+      tmpfs) mnt_=$CR_MNT_TMPFS ;;
+      btrfs) mnt_=$CR_MNT_BTRFS ;;
+    esac
+    if test -z "$mnt_" || ! test -d "$mnt_"; then
+      echo "FAIL: $fs_: no scratch filesystem (CR_MNT_* unset)"
+      fail=1
+      continue
+    fi
+    "$1" $fs_ "$mnt_" > out-$fs_ 2> err-$fs_
+    st_=$?
+    cat out-$fs_
+    cat err-$fs_ >&2
+    case $st_ in
+      0) ran_=1 ;;
+      77) ;;
+      *) echo "FAIL: $fs_: $1 exited with status $st_"; ran_=1; fail=1 ;;
+    esac
+  done
+  test $ran_ = 1 || skip_ "$1 skipped on every filesystem"
+}

@@ -1,0 +1,190 @@
+/* A signal interrupts a long copy_range(2) with partial progress, and the
+   resumed loop finishes an identical copy.
+   Copyright (C) 2026 The copyrange authors.
+
+   This program is free software: you can redistribute it and/or modify
+   it under the terms of the GNU General Public License as published by
+   the Free Software Foundation, either version 3 of the License, or
+   (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful,
+   but WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+   GNU General Public License for more details.
+
+   You should have received a copy of the GNU General Public License
+   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+
+/* Usage: interrupt FSNAME DIR
+   A timer sends SIGALRM every millisecond, to a handler installed without
+   SA_RESTART, while a loop copies a 2 GiB sparse file with copy_range.
+   Every call must either copy something and return how much, with both
+   offsets advanced by exactly that, or fail with EINTR having copied and
+   moved nothing.  At least one call must stop early, and the result must
+   equal the source.  */
+
+#include <config.h>
+
+#include "cr-test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/time.h>
+
+enum { PAGE = 4096 };
+
+static volatile sig_atomic_t alarms;
+
+static void
+on_alarm (int sig)
+{
+  alarms++;
+}
+
+static int
+create (char const *dir, char const *name)
+{
+  char p[4096];
+  snprintf (p, sizeof p, "%s/%s", dir, name);
+  int fd = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
+  if (fd < 0)
+    cr_die ("create %s", p);
+  return fd;
+}
+
+static void
+set_timer (long usec)
+{
+  struct itimerval it = { { 0, usec }, { 0, usec } };
+  if (setitimer (ITIMER_REAL, &it, NULL) != 0)
+    cr_die ("setitimer");
+}
+
+int
+main (int argc, char **argv)
+{
+  char const *why;
+  if (argc != 3)
+    {
+      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
+      return CR_EXIT_ERROR;
+    }
+  if (!cr_available (&why))
+    {
+      printf ("SKIP: %s\n", why);
+      return CR_EXIT_SKIP;
+    }
+  char const *fs = argv[1];
+  char *dir = cr_make_dir (argv[2], "cr-intr");
+  off_t const size = (2LL << 30) + 5 * PAGE + 3;
+  off_t const out0 = 3;
+
+  struct statvfs sv;
+  if (statvfs (dir, &sv) == 0
+      && (unsigned long long) sv.f_bavail * sv.f_frsize < size + (256 << 20))
+    {
+      printf ("SKIP: %s: interrupted copy: only %llu MiB free\n", fs,
+              (unsigned long long) sv.f_bavail * sv.f_frsize >> 20);
+      cr_remove_tree (dir);
+      return CR_EXIT_SKIP;
+    }
+
+  /* Random data scattered over a sparse source, so that every chunk of
+     the copy has something to get wrong.  */
+  uint64_t seed = cr_seed (), rng = seed;
+  printf ("# %s on %s, seed %#llx\n", fs, dir, (unsigned long long) seed);
+  int src = create (dir, "src");
+  int dst = create (dir, "dst");
+  if (ftruncate (src, size) != 0)
+    cr_die ("ftruncate");
+  enum { STEP = 64 << 20, ISLAND = 3 * PAGE, N = (2LL << 30) / STEP + 2 };
+  static unsigned char data[N][ISLAND];
+  static struct cr_island islands[N];
+  size_t n = 0;
+  for (off_t at = 12345; at + ISLAND < size - 100 && n < N - 1;
+       at += STEP, n++)
+    islands[n] = (struct cr_island) { at, ISLAND, data[n] };
+  islands[n] = (struct cr_island) { size - 100, 100, data[n] };
+  n++;
+  for (size_t i = 0; i < n; i++)
+    {
+      cr_random_fill (&rng, islands[i].data, islands[i].len);
+      cr_pwrite_all (src, islands[i].data, islands[i].len, islands[i].at);
+    }
+
+  struct sigaction sa = { .sa_handler = on_alarm };
+  sigemptyset (&sa.sa_mask);
+  if (sigaction (SIGALRM, &sa, NULL) != 0)
+    cr_die ("sigaction");
+
+  off_t in = 0, out = out0;
+  long calls = 0, partial = 0, eintr = 0;
+  char detail[256] = "";
+  set_timer (1000);
+  while (in < size && !detail[0])
+    {
+      off_t in0 = in, outb = out;
+      errno = 0;
+      ssize_t r = cr_copy_range (src, &in, dst, &out, size - in);
+      int e = errno;
+      calls++;
+      if (r < 0 && e == EINTR)
+        {
+          eintr++;
+          if (in != in0 || out != outb)
+            snprintf (detail, sizeof detail,
+                      "EINTR moved the offsets to %lld, %lld",
+                      (long long) in, (long long) out);
+        }
+      else if (r <= 0)
+        snprintf (detail, sizeof detail, "at %lld: returned %zd (%s)",
+                  (long long) in0, r, r < 0 ? strerror (e) : "no error");
+      else if (in != in0 + r || out != outb + r)
+        snprintf (detail, sizeof detail,
+                  "returned %zd but the offsets moved by %lld, %lld", r,
+                  (long long) (in - in0), (long long) (out - outb));
+      else if (r < size - in0)
+        partial++;
+      if (calls > 1000000)
+        snprintf (detail, sizeof detail, "no progress after %ld calls",
+                  calls);
+    }
+  set_timer (0);
+  printf ("# %ld calls, %ld stopped early, %ld EINTR, %d signals\n", calls,
+          partial, (long) eintr, (int) alarms);
+
+  if (!detail[0] && partial == 0)
+    snprintf (detail, sizeof detail,
+              "no call stopped early although %d signals arrived",
+              (int) alarms);
+  if (!detail[0])
+    {
+      struct stat st;
+      off_t diff;
+      if (fstat (dst, &st) != 0)
+        cr_die ("fstat");
+      if (lseek (src, 0, SEEK_CUR) != 0 || lseek (dst, 0, SEEK_CUR) != 0)
+        snprintf (detail, sizeof detail, "the file offsets moved");
+      else if (st.st_size != out0 + size)
+        snprintf (detail, sizeof detail, "size %lld, expected %lld",
+                  (long long) st.st_size, (long long) (out0 + size));
+      else if (!cr_zeros (dst, 0, out0))
+        snprintf (detail, sizeof detail, "the leading gap is not zeros");
+      else if ((diff = cr_compare_sparse (dst, out0, size, islands, n)) >= 0)
+        snprintf (detail, sizeof detail, "first wrong byte at %lld",
+                  (long long) diff);
+    }
+  printf ("%s: %s: 2 GiB copy interrupted and resumed%s%s\n",
+          detail[0] ? "FAIL" : "PASS", fs, detail[0] ? ": " : "", detail);
+  close (src);
+  close (dst);
+  cr_remove_tree (dir);
+  return detail[0] ? CR_EXIT_FAIL : CR_EXIT_PASS;
+}
