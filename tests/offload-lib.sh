@@ -29,7 +29,8 @@ gnu_dd=/usr/bin/dd
 require_mnt_ ()
 {
   eval "mnt_=\${$1-}"
-  test -n "$mnt_" && mountpoint -q "$mnt_" || skip_ "$1 is not a mount point"
+  test -n "$mnt_" && grep -q "^[^ ]* $mnt_ " /proc/mounts \
+    || skip_ "$1 is not a mount point"
 }
 
 # scratch_dir_ DIR: set dir to a fresh folder under DIR, removed by cleanup_.
@@ -59,10 +60,17 @@ make_data_ ()
 {
   head -c $((1048576 + 13)) /dev/urandom > "$1.seed" \
     || framework_failure_ "cannot read /dev/urandom"
-  while :; do cat "$1.seed"; done 2>/dev/null | head -c "$2" > "$1" \
+  while cat "$1.seed"; do :; done 2>/dev/null | head -c "$2" > "$1" \
     || framework_failure_ "cannot write $1"
   rm -f "$1.seed"
   test "$(stat -c %s "$1")" = "$2" || framework_failure_ "short $1"
+}
+
+# plain_copy_ SRC DST: copy SRC's bytes into a new DST with read and
+# write: GNU cat and cp would share SRC's extents on btrfs.
+plain_copy_ ()
+{
+  $gnu_dd if="$1" of="$2" bs=1M status=none || framework_failure_ "dd $1"
 }
 
 # btrfs_data_used_ MNT: bytes of data in use on the btrfs at MNT, after a

@@ -42,9 +42,9 @@ case_ ()
   case $init in
     empty) : > "dst-$name" ;;
     short) head -c 1000 other > "dst-$name" ;;
-    other) cat other > "dst-$name" ;;
+    other) plain_copy_ other "dst-$name" ;;
   esac
-  cat "dst-$name" > "ref-$name"
+  plain_copy_ "dst-$name" "ref-$name"
   $gnu_dd if=src of="ref-$name" bs=$M skip=$so seek=$dof count=$n \
     iflag=skip_bytes,count_bytes oflag=seek_bytes conv=notrunc status=none \
     || framework_failure_ "dd for $name"
@@ -69,8 +69,8 @@ case_ incongruent	1000	2000	$M	empty	0		0
 case_ within-block	100	100	200	other	0		0
 
 # One file, two ranges that do not overlap: the copy shares with itself.
-cat src > self
-cat self > ref-self
+plain_copy_ src self
+plain_copy_ self ref-self
 $gnu_dd if=src of=ref-self bs=$M count=$M seek=$M oflag=seek_bytes \
   iflag=count_bytes conv=notrunc status=none || framework_failure_ dd
 run_copy_ -s 0 -d $M -n $M self self || fail=1
