@@ -16,7 +16,7 @@
    along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
 
 /* Usage: interrupt FSNAME DIR
-   A timer sends SIGALRM every millisecond, to a handler installed without
+   A timer sends SIGALRM every 10 ms, to a handler installed without
    SA_RESTART, while a loop copies a 2 GiB sparse file with copy_range.
    Every call must either copy something and return how much, with both
    offsets advanced by exactly that, or fail with EINTR having copied and
@@ -127,7 +127,7 @@ main (int argc, char **argv)
   off_t in = 0, out = out0;
   long calls = 0, partial = 0, eintr = 0;
   char detail[256] = "";
-  set_timer (1000);
+  set_timer (10000);
   while (in < size && !detail[0])
     {
       off_t in0 = in, outb = out;
