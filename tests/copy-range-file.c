@@ -29,6 +29,8 @@
    whole range was copied, 1 on an error and 2 when copy_range returned
    0 before the end.  */
 
+#include <config.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
