@@ -53,17 +53,20 @@ size_ ()
   esac
 }
 
-# make_data_ FILE BYTES: FILE holds BYTES of incompressible data, built
-# from a random megabyte plus 13 bytes, repeated, so that no two blocks
-# at different offsets within a megabyte are alike.
+# make_data_ FILE BYTES: FILE holds BYTES of incompressible data: a random
+# megabyte plus 13 bytes, so that blocks at different offsets differ,
+# doubled with dd (read and write, no shared extents) until long enough.
 make_data_ ()
 {
-  head -c $((1048576 + 13)) /dev/urandom > "$1.seed" \
+  head -c $((1048576 + 13)) /dev/urandom > "$1" \
     || framework_failure_ "cannot read /dev/urandom"
-  while cat "$1.seed"; do :; done 2>/dev/null | head -c "$2" > "$1" \
-    || framework_failure_ "cannot write $1"
-  rm -f "$1.seed"
-  test "$(stat -c %s "$1")" = "$2" || framework_failure_ "short $1"
+  have_=$((1048576 + 13))
+  while test $have_ -lt "$2"; do
+    $gnu_dd if="$1" of="$1" bs=1M count=$have_ iflag=count_bytes \
+      oflag=append conv=notrunc status=none || framework_failure_ "dd $1"
+    have_=$((have_ * 2))
+  done
+  truncate -s "$2" "$1" || framework_failure_ "truncate $1"
 }
 
 # plain_copy_ SRC DST: copy SRC's bytes into a new DST with read and
