@@ -52,6 +52,8 @@
 #   --cr-outcheck=FUNC  check cpr's stdout with 'FUNC out.cpr' before it
 #                    is compared; FUNC may edit the file, and its failure
 #                    fails the case
+#   --cr-outfilter=FUNC  reduce both programs' stdout with 'FUNC FILE' (which
+#                    edits FILE) to what must be the same
 # A test that mounts file systems in its trees names a function that
 # unmounts them in CR_TEARDOWN; it is run in $CR_WORK before it is removed.
 # Setup functions must not call cp: under src/ it may be cpr.  cr_random N
@@ -242,7 +244,7 @@ cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
   cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
-  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_= cr_ordered_=no
+  cr_ref_opt_= cr_cpr_opt_= cr_outcheck_= cr_outfilter_= cr_ordered_=no
   while :; do
     case $1 in
       --cr-setup=*) cr_setup_=${1#*=} ;;
@@ -257,6 +259,7 @@ cpr_case ()
       --cr-ref-opt=*) cr_ref_opt_=${1#*=} ;;
       --cr-cpr-opt=*) cr_cpr_opt_=${1#*=} ;;
       --cr-outcheck=*) cr_outcheck_=${1#*=} ;;
+      --cr-outfilter=*) cr_outfilter_=${1#*=} ;;
       --cr-ordered) cr_ordered_=yes ;;
       --cr-env=*) cr_env_="$cr_env_ ${1#*=}" ;;
       --cr-stdout=*) cr_stdout_=${1#*=} ;;
@@ -275,6 +278,10 @@ cpr_case ()
   cr_bad_=
   if test -n "$cr_outcheck_"; then
     $cr_outcheck_ out.cpr || cr_bad_=" $cr_outcheck_"
+  fi
+  if test -n "$cr_outfilter_"; then
+    $cr_outfilter_ out.ref && $cr_outfilter_ out.cpr ||
+      framework_failure_ "$cr_outfilter_"
   fi
 
   # In a recursive copy the order of a directory's entries is GNU cp's

@@ -14,7 +14,9 @@ setup_tree ()
   mkdir -p a/b/c dest dest2/a x/y && chmod 750 a/b && chmod 700 a/b/c &&
   printf 'deep\n' > a/b/c/f && printf 'mid\n' > a/b/m && printf 'top\n' > top &&
   printf 'clash\n' > dest2/a/b && mkdir dest2/a/c && printf 'y\n' > x/y/z &&
-  ln -s a/b blink
+  ln -s a/b blink &&
+  mkdir -p sticky/sgid && chmod 1777 sticky && chmod 2775 sticky/sgid &&
+  printf 's\n' > sticky/sgid/f
 }
 
 for opt in '' -v -p -a -r -rv --preserve=mode --preserve=timestamps; do
@@ -26,6 +28,10 @@ for opt in '' -v -p -a -r -rv --preserve=mode --preserve=timestamps; do
   cpr_case --parents $opt a/b/../b/m dest
   cpr_case --parents $opt blink/m dest
   cpr_case --parents $opt -t dest x/y/z a/b/m
+done
+for opt in '' -p --no-preserve=mode -v; do
+  cpr_case --parents $opt sticky/sgid/f dest
+  cpr_case --cr-umask=077 --parents $opt sticky/sgid/f dest
 done
 cpr_case --parents top new
 cpr_case --parents a/b/m top
