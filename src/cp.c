@@ -100,6 +100,10 @@ static struct option const long_options[] =
   {"verbose", no_argument, NULL, 'v'},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
+  /* GNU cp 9.1 has no --debug, so there --d and --de abbreviate
+     --dereference; exact entries keep them doing so.  */
+  {"d", no_argument, NULL, 'L'},
+  {"de", no_argument, NULL, 'L'},
   {NULL, 0, NULL, 0}
 };
 
