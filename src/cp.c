@@ -143,7 +143,6 @@ struct cli
   char const *target_directory; /* -t's DIRECTORY, or NULL */
   bool no_target_directory;     /* -T */
   bool require_preserve_context; /* --preserve=context asked explicitly */
-  bool context_option;          /* -Z or --context seen */
   char const *context;          /* --context's CTX, or NULL */
 };
 
@@ -456,7 +455,6 @@ parse_options (int argc, char **argv, struct cli *c)
         c->backup_suffix = optarg;
         break;
       case 'Z':
-        c->context_option = true;
         if (optarg)
           c->context = optarg;
         break;
