@@ -369,9 +369,8 @@ new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
   mode_t m = (x->explicit_no_preserve_mode
               ? (dir ? S_IRWXU | S_IRWXG | S_IRWXO
                  : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
-              : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO
-                            | (dir ? S_ISVTX : 0)));
-  return m & ~x->umask_kill;
+              : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+  return (m & ~x->umask_kill) | (dir ? src_mode & S_ISVTX : 0);
 }
 
 /* Print the -v line for J, with the backup made, if any.  */

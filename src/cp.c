@@ -100,6 +100,10 @@ static struct option const long_options[] =
   {"verbose", no_argument, NULL, 'v'},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
+  /* GNU cp 9.1 has no --debug, so there --d and --de abbreviate
+     --dereference; exact entries keep them doing so.  */
+  {"d", no_argument, NULL, 'L'},
+  {"de", no_argument, NULL, 'L'},
   {NULL, 0, NULL, 0}
 };
 
@@ -139,7 +143,6 @@ struct cli
   char const *target_directory; /* -t's DIRECTORY, or NULL */
   bool no_target_directory;     /* -T */
   bool require_preserve_context; /* --preserve=context asked explicitly */
-  bool context_option;          /* -Z or --context seen */
   char const *context;          /* --context's CTX, or NULL */
 };
 
@@ -452,7 +455,6 @@ parse_options (int argc, char **argv, struct cli *c)
         c->backup_suffix = optarg;
         break;
       case 'Z':
-        c->context_option = true;
         if (optarg)
           c->context = optarg;
         break;
@@ -541,12 +543,15 @@ struct parent_dir
   bool created;                 /* the copy was made now */
 };
 
-/* Copy ST's permissions for a directory that --parents creates.  */
+/* The permissions of a directory that --parents creates as a copy of
+   ST, before the umask; like any copied directory, it keeps the sticky
+   bit.  */
 static mode_t
 parent_dir_mode (struct stat const *st, struct cp_options const *x)
 {
   mode_t all = S_IRWXU | S_IRWXG | S_IRWXO;
-  return (x->explicit_no_preserve_mode ? all : st->st_mode & all);
+  return ((x->explicit_no_preserve_mode ? all : st->st_mode & all)
+          | (st->st_mode & S_ISVTX));
 }
 
 /* --parents: make sure the directories leading to DST_NAME exist, where
@@ -639,7 +644,8 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
       else if (preserve)
         ok &= copy_dir_attributes (d->src, &d->st, d->dst, d->created, x);
       if (apply && d->created && !x->preserve_mode
-          && chmod (d->dst, parent_dir_mode (&d->st, x) & ~x->umask_kill) != 0)
+          && chmod (d->dst, parent_dir_mode (&d->st, x)
+                    & ~(x->umask_kill & ~S_ISVTX)) != 0)
         {
           error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
           ok = false;
