@@ -36,7 +36,10 @@ for mnt in "$CR_MNT_BTRFS" "$CR_MNT_NFS" "$CR_MNT_NFS_EXT4" "$CR_MNT_NFS41" \
   grep -q 'sparse detection: SEEK_HOLE, method: copy_range$' out \
     || { echo "$mnt: $(cat out)"; fail=1; }
   # NFSv4.1 has no SEEK operation: the client sees one data extent, and
-  # the holes are copied as zeros, by GNU cp as well.
+  # cpr copies the holes as zeros.  GNU cp's copy there came out sparse
+  # (1024 blocks for 9 MiB holding 70000 bytes; cpr: 22536 blocks for this
+  # 11 MiB file, all of it written): a known difference,
+  # not yet understood, not checked here.
   if test "$mnt" != "$CR_MNT_NFS41"; then
     blocks=$(stat -c %b "$d/sparse.dst") || fail=1
     test "$blocks" -lt $((9 * 1024 * 2)) || { echo "$mnt: $blocks blocks"; fail=1; }
