@@ -7,7 +7,7 @@ EXTRA_DIST += $(vm_scripts)
 
 VM_RUN = $(srcdir)/vm/run --builddir '$(abs_top_builddir)' \
   --srcdir '$(abs_top_srcdir)'
-VM_TIMEOUT = 2400
+VM_TIMEOUT = 4200
 
 # 'make check' on the host: after the host tests, boot the guest once and
 # run the guest tests inside it; their .log/.trs files and
