@@ -696,6 +696,9 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
       remember (dir_copies, &st, j->dst_rel);
       if (x->verbose)
         print_verbose (j);
+      /* Keep the set-group-ID bit the directory inherited from its
+         parent, as mkdir with the final mode would have.  */
+      mode |= st.st_mode & S_ISGID;
       if (!x->preserve_mode && (st.st_mode & 07777) != mode)
         final_mode = mode;
     }
