@@ -150,11 +150,16 @@ recall (Hash_table *table, struct stat const *st)
   return s ? s->name : NULL;
 }
 
+/* A set of (name, device, inode) triples for file-set's record_file
+   and seen_file, whose names match as strings (EXACT) or as names of
+   the same directory entry.  */
 static Hash_table *
-file_set (void)
+file_set (bool exact)
 {
-  Hash_table *t = hash_initialize (61, NULL, triple_hash,
-                                   triple_compare_ino_str, triple_free);
+  Hash_table *t = hash_initialize (61, NULL,
+                                   exact ? triple_hash : triple_hash_no_name,
+                                   exact ? triple_compare_ino_str
+                                   : triple_compare, triple_free);
   if (!t)
     xalloc_die ();
   return t;
@@ -163,13 +168,14 @@ file_set (void)
 void
 dest_info_init (struct cp_options *x)
 {
-  x->dest_info = file_set ();
+  x->dest_info = file_set (true);
 }
 
+/* "F" and "./F" are the same source given twice.  */
 void
 src_info_init (struct cp_options *x)
 {
-  x->src_info = file_set ();
+  x->src_info = file_set (false);
 }
 
 /* The directories being copied around the current file, innermost
@@ -696,6 +702,9 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
       remember (dir_copies, &st, j->dst_rel);
       if (x->verbose)
         print_verbose (j);
+      /* Keep the set-group-ID bit the directory inherited from its
+         parent, as mkdir with the final mode would have.  */
+      mode |= st.st_mode & S_ISGID;
       if (!x->preserve_mode && (st.st_mode & 07777) != mode)
         final_mode = mode;
     }
