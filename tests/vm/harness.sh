@@ -15,6 +15,7 @@ run="$abs_top_srcdir/vm/run --builddir $PWD --srcdir $abs_top_srcdir --out $PWD/
 # A failing test in the guest's Automake harness fails the run.
 returns_ 2 $run --builddir "$abs_top_builddir" -- \
   make check-TESTS TESTS=tests/vm/failing-fixture.sh \
+    check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= \
     AM_COLOR_TESTS=no TEST_SUITE_LOG=tests/vm/failing-fixture-suite.log > out-fixture 2>&1 \
   || { cat out-fixture; fail=1; }
 grep 'FAIL: tests/vm/failing-fixture.sh' out-fixture || { cat out-fixture; fail=1; }
