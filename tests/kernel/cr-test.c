@@ -282,7 +282,7 @@ cr_make_dir (char const *base, char const *prog)
   return dir;
 }
 
-void
+bool
 cr_remove_tree (char const *dir)
 {
   char const *argv[] = { "rm", "-rf", "--", dir, NULL };
@@ -293,6 +293,7 @@ cr_remove_tree (char const *dir)
       _exit (127);
     }
   int status;
-  if (pid > 0)
-    waitpid (pid, &status, 0);
+  return (pid > 0 && waitpid (pid, &status, 0) == pid
+          && WIFEXITED (status) && WEXITSTATUS (status) == 0
+          && access (dir, F_OK) != 0 && errno == ENOENT);
 }

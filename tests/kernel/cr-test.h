@@ -72,9 +72,10 @@ off_t cr_compare_sparse (int fd, off_t off, off_t len,
 bool cr_zeros (int fd, off_t off, off_t len);
 
 /* Make a fresh directory under BASE for one program's files; die on
-   failure.  The caller frees the result after cr_remove_tree.  */
+   failure.  The caller frees the result after cr_remove_tree, which
+   returns whether DIR and everything in it are gone.  */
 char *cr_make_dir (char const *base, char const *prog);
-void cr_remove_tree (char const *dir);
+bool cr_remove_tree (char const *dir);
 
 /* Print "PROG: message: strerror" to stderr and exit 99.  */
 _Noreturn void cr_die (char const *fmt, ...)
