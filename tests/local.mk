@@ -61,10 +61,8 @@ GUEST_TESTS += tests/btrfs/clone-used-space.sh tests/btrfs/offsets.sh \
   tests/btrfs/sparse.sh tests/btrfs/compress.sh tests/btrfs/nodatasum.sh \
   tests/btrfs/ro-snapshot.sh tests/nfs/copy-btrfs-export.sh \
   tests/nfs/copy-ext4-export.sh tests/nfs/copy-v41.sh \
-  tests/nfs/copy-large.sh
-# tests/nfs/abi-rules.sh (the ABI table on NFS) has not yet passed a guest
-# run with its list of NFS exceptions: it is shipped but not yet listed.
-EXTRA_DIST += tests/offload-lib.sh tests/nfs/abi-rules.sh
+  tests/nfs/copy-large.sh tests/nfs/abi-rules.sh
+EXTRA_DIST += tests/offload-lib.sh
 
 # On the host the guest tests skip (they need the patched kernel), and
 # check-local then boots the guest and runs them there (vm/local.mk).
