@@ -54,7 +54,7 @@ HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
 
 # copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
-# patches 0005-0008).  CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
+# patches 0004-0007).  CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
 check_PROGRAMS += tests/copy-range-file
 tests_copy_range_file_SOURCES = tests/copy-range-file.c
 GUEST_TESTS += tests/btrfs/clone-used-space.sh tests/btrfs/offsets.sh \
