@@ -40,7 +40,7 @@ active swap file is ETXTBSY
 swapon: EINVAL
 a swap file on NFS needs CONFIG_NFS_SWAP, which kernel/guest.config leaves off: swapon fails with EINVAL
 suid and sgid cleared as by write
-as write(2) leaves them, but not cleared: 4755 became 4755; 2775 became 2775; 6775 became 6775;
+5 bytes, as write(2) leaves them, but not cleared: 4755 became 4755; 2775 became 2775; 6775 became 6775;
 the server clears them with its own credentials, and nfsd serves root (no_root_squash) with CAP_FSETID whatever the client process dropped, so write(2) keeps them too; the unprivileged-owner row checks the clearing
 EOF
 
