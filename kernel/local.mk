@@ -3,3 +3,12 @@
 
 EXTRA_DIST += kernel/series kernel/guest.config \
   $(wildcard $(srcdir)/kernel/*.patch) $(wildcard $(srcdir)/kernel/*.2)
+
+# kernel/check-series: the series applies to a fresh unpack and builds
+# (bzImage, and the kselftest once added) after each patch, with
+# checkpatch --strict run on each.  A kernel build: on a shared machine,
+# run it under the heavy lock.
+EXTRA_DIST += kernel/check-series
+.PHONY: kernel-check-series
+kernel-check-series:
+	$(srcdir)/kernel/check-series
