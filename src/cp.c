@@ -544,14 +544,16 @@ struct parent_dir
 };
 
 /* The permissions of a directory that --parents creates as a copy of
-   ST, before the umask; like any copied directory, it keeps the sticky
-   bit.  */
+   ST, before the umask: its source's, with the sticky bit; or with
+   --no-preserve=mode all of them but no sticky bit, as GNU cp does
+   (unlike for the directories that -R copies, which keep it).  */
 static mode_t
 parent_dir_mode (struct stat const *st, struct cp_options const *x)
 {
   mode_t all = S_IRWXU | S_IRWXG | S_IRWXO;
-  return ((x->explicit_no_preserve_mode ? all : st->st_mode & all)
-          | (st->st_mode & S_ISVTX));
+  if (x->explicit_no_preserve_mode)
+    return all;
+  return st->st_mode & (all | S_ISVTX);
 }
 
 /* --parents: make sure the directories leading to DST_NAME exist, where
