@@ -62,6 +62,7 @@ enum
   SPARSE_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
   UNLINK_DEST_BEFORE_OPENING,
+  DEREFERENCE_ABBREV_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -101,9 +102,11 @@ static struct option const long_options[] =
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   /* GNU cp 9.1 has no --debug, so there --d and --de abbreviate
-     --dereference; exact entries keep them doing so.  */
-  {"d", no_argument, NULL, 'L'},
-  {"de", no_argument, NULL, 'L'},
+     --dereference; exact entries keep them doing so.  They take an
+     optional argument only so that "--d=X" is refused in the name of
+     --dereference, as GNU cp refuses it, not of "--d".  */
+  {"d", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
+  {"de", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -379,6 +382,15 @@ parse_options (int argc, char **argv, struct cli *c)
         break;
       case 'l':
         x->hard_link = true;
+        break;
+      case DEREFERENCE_ABBREV_OPTION:
+        if (optarg)
+          {
+            error (0, 0, _("option '--dereference' doesn't allow an"
+                           " argument"));
+            usage (EXIT_FAILURE);
+          }
+        x->dereference = DEREF_ALWAYS;
         break;
       case 'L':
         x->dereference = DEREF_ALWAYS;
