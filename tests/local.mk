@@ -129,6 +129,9 @@ tests/kernel/copy_range_test: $(srcdir)/kernel/series \
 check_PROGRAMS += tests/cpr-data/shim.so tests/cpr-data/copy-range-test
 tests_cpr_data_shim_so_SOURCES = tests/cpr-data/shim.c
 tests_cpr_data_shim_so_CPPFLAGS = -I$(top_srcdir)/gnulib-local/lib
+# The shim takes copy-range.h from there, not lib/ (whose gnulib headers
+# it must not see): a tarball needs it too.
+EXTRA_DIST += gnulib-local/lib/copy-range.h
 tests_cpr_data_shim_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_cpr_data_shim_so_LDFLAGS = -shared
 tests_cpr_data_shim_so_LDADD = -ldl
