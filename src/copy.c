@@ -437,8 +437,12 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
           struct cp_options const *x)
 {
   mode_t mode = new_file_mode (src_st->st_mode, false, x);
-  /* While the owner is wrong, nobody else may open the file.  */
-  mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
+  /* While the owner is wrong, nobody else may open the file: it is made
+     with just the owner's permissions of its source (even with
+     --no-preserve=mode, as GNU cp makes it, which shows when the owner
+     cannot be set).  */
+  bool owner_first = x->preserve_ownership;
+  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : mode;
   *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
@@ -457,8 +461,8 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
                      quoteaf (j->dst));
               return -1;
             }
-          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, mode & ~omitted);
-          if (0 <= fd && omitted && !x->preserve_mode)
+          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, create_mode);
+          if (0 <= fd && owner_first && !x->preserve_mode)
             *new_mode = mode;
         }
       else if (x->unlink_dest_after_failed_open)
@@ -477,7 +481,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
     }
 
   int fd = open (j->dst, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
-                 mode & ~omitted);
+                 create_mode);
   if (fd < 0)
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
@@ -487,7 +491,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
       error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
       return -1;
     }
-  if (omitted && !x->preserve_mode)
+  if (owner_first && !x->preserve_mode)
     *new_mode = mode;
   return fd;
 }

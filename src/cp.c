@@ -618,7 +618,13 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
       else
         {
           /* Fill it first; finish_parent_dirs sets its mode.  */
-          if (mkdir (dst, parent_dir_mode (&src_st, x) | S_IRWXU) != 0)
+          /* While the owner is wrong, the group and others get none
+             of the permissions the source gives them (just those, as
+             GNU cp omits, which shows when the owner cannot be set).  */
+          mode_t omitted = (x->preserve_ownership
+                            ? src_st.st_mode & (S_IRWXG | S_IRWXO) : 0);
+          if (mkdir (dst, (parent_dir_mode (&src_st, x) & ~omitted)
+                     | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
               ok = false;
@@ -642,7 +648,9 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
 
 /* After a --parents copy, if APPLY, give the leading directories the
    attributes of their sources that are preserved, or at least their
-   final mode (the created ones), deepest first.  Free DIRS.  */
+   final mode (the created ones), deepest first, until one fails: as in
+   GNU cp, that one and those above it keep the mode they were made
+   with.  Free DIRS.  */
 static bool
 finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
                     struct cp_options const *x)
@@ -653,16 +661,15 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
   for (size_t i = n_dirs; 0 < i; i--)
     {
       struct parent_dir *d = &dirs[i - 1];
-      if (!apply)
-        ;
-      else if (preserve)
-        ok &= copy_dir_attributes (d->src, &d->st, d->dst, d->created, x);
+      if (apply && preserve
+          && !copy_dir_attributes (d->src, &d->st, d->dst, d->created, x))
+        ok = apply = false;
       if (apply && d->created && !x->preserve_mode
           && chmod (d->dst, parent_dir_mode (&d->st, x)
                     & ~(x->umask_kill & ~S_ISVTX)) != 0)
         {
           error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
-          ok = false;
+          ok = apply = false;
         }
       free (d->src);
       free (d->dst);

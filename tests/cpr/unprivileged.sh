@@ -35,8 +35,9 @@ setup_tree ()
   done &&
   printf 'x\n' > setid/d2755/x && chown 0:$gid setid/f6755 setid/d6755 &&
   chown $uid:0 setid/f7755 && mkdir -p others-dir/sub &&
-  printf 'o\n' > others-dir/sub/f && chmod 640 others-dir/sub/f &&
-  chown -R 1234:5678 others-dir && chmod 2755 others-dir &&
+  printf 'o\n' > others-dir/sub/f && chmod 644 others-dir/sub/f &&
+  chmod 751 others-dir/sub && chown -R 1234:5678 others-dir &&
+  chmod 2755 others-dir &&
   chown $uid:$gid . mine ro wdir wdir/ro src src/sub src/one src/sub/two \
     locked noexec rodir rodir/f &&
   chown 0:0 others secret src/hidden
@@ -97,12 +98,14 @@ done
 if have_userns_; then
   for opt in -p -a --preserve=ownership --preserve=ownership,timestamps \
       --preserve=mode --preserve=all --no-preserve=ownership \
-      --preserve=mode,ownership; do
+      --preserve=mode,ownership '--preserve=ownership --no-preserve=mode' \
+      '-a --no-preserve=mode'; do
     cpr_case --cr-userns -r $opt others-dir new
     cpr_case --cr-userns -r $opt setid new
     cpr_case --cr-userns $opt mine setid/f6755 setid/f2750 rdest
+    cpr_case --cr-userns --parents $opt others-dir/sub/f rdest
+    cpr_case --cr-userns --parents -r $opt others-dir/sub setid/d2750 rdest
   done
-  cpr_case --cr-userns -a --parents others-dir/sub/f new
   cpr_case --cr-userns -rp others-dir src/hidden
 fi
 
