@@ -294,7 +294,8 @@ cpr_case ()
 
   # In a recursive copy the order of a directory's entries is GNU cp's
   # choice (it sorts them by inode number, which differs from run to run),
-  # so the lines of its output are compared as sets.
+  # so the lines of its output are compared as sets; -i's prompts, which
+  # end in "? " and no newline, count as lines.
   if test $cr_ordered_ = no; then
     for cr_arg_; do
       case $cr_arg_ in
@@ -305,7 +306,10 @@ cpr_case ()
   fi
   if test $cr_ordered_ = sort; then
     for cr_f_ in out.ref out.cpr err.ref err.cpr; do
-      LC_ALL=C sort $cr_f_ > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
+      case $cr_f_ in
+        err.*) sed 's/? /?\n/g' $cr_f_ ;;
+        *) cat $cr_f_ ;;
+      esac | LC_ALL=C sort > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
         framework_failure_
     done
   fi
