@@ -217,9 +217,17 @@ chown_failure_ok (struct cp_options const *x)
   return (errno == EPERM || errno == EINVAL) && !x->chown_privileges;
 }
 
+/* What became of the ownership of a copy.  */
+enum owner_result
+{
+  OWNER_KEPT,                   /* the copy has its source's owner and group */
+  OWNER_LOST,                   /* not, but without privileges that is fine */
+  OWNER_FAILED                  /* not, and that is an error, diagnosed */
+};
+
 /* Give DST (open as FD, or -1 to use the name) the owner and group of
-   SRC_ST.  Return false on a diagnosed failure that counts.  */
-static bool
+   SRC_ST.  */
+static enum owner_result
 set_owner (struct cp_options const *x, char const *dst, int fd,
            struct stat const *src_st, bool symlink)
 {
@@ -228,7 +236,7 @@ set_owner (struct cp_options const *x, char const *dst, int fd,
   int r = (fd >= 0 ? fchown (fd, uid, gid)
            : symlink ? lchown (dst, uid, gid) : chown (dst, uid, gid));
   if (r == 0)
-    return true;
+    return OWNER_KEPT;
   if (chown_failure_ok (x))
     {
       /* Keeping the group may still be allowed; losing it is fine.  */
@@ -238,10 +246,10 @@ set_owner (struct cp_options const *x, char const *dst, int fd,
       else
         r = symlink ? lchown (dst, -1, gid) : chown (dst, -1, gid);
       errno = saved;
-      return true;
+      return OWNER_LOST;
     }
   error (0, errno, _("failed to preserve ownership for %s"), quoteaf (dst));
-  return false;
+  return OWNER_FAILED;
 }
 
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
@@ -319,20 +327,36 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
 {
   bool symlink = S_ISLNK (j->src_st.st_mode);
   bool ok = true;
+  mode_t src_mode = j->src_st.st_mode;
+  enum owner_result owner = (x->preserve_ownership
+                             ? set_owner (x, j->dst, dst_fd, &j->src_st,
+                                          symlink)
+                             : OWNER_KEPT);
 
-  if (x->preserve_ownership
-      && !set_owner (x, j->dst, dst_fd, &j->src_st, symlink))
+  /* With the wrong owner, the source's xattrs and mode could give the
+     copy to the wrong people: as GNU cp, leave it with the mode it was
+     made with, which lets nobody else in.  */
+  bool perms = !symlink && owner != OWNER_FAILED;
+  if (owner == OWNER_FAILED)
     ok = false;
+  else if (owner == OWNER_LOST)
+    {
+      /* The copy belongs to us now: it must not get set-ID bits meant
+         for its source's owner, nor, unless it is a directory, the
+         sticky bit (GNU cp clears it too).  */
+      src_mode &= ~(S_ISUID | S_ISGID
+                    | (S_ISDIR (src_mode) ? 0 : S_ISVTX));
+    }
 
-  if (x->preserve_xattr && !symlink
+  if (x->preserve_xattr && perms
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
     ok = false;
 
-  if (symlink)
+  if (!perms)
     ;
   else if (x->preserve_mode)
     {
-      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, j->src_st.st_mode) != 0)
+      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
         {
           error (0, errno, _("preserving permissions for %s"),
                  quoteaf (j->dst));
@@ -413,8 +437,12 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
           struct cp_options const *x)
 {
   mode_t mode = new_file_mode (src_st->st_mode, false, x);
-  /* While the owner is wrong, nobody else may open the file.  */
-  mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
+  /* While the owner is wrong, nobody else may open the file: it is made
+     with just the owner's permissions of its source (even with
+     --no-preserve=mode, as GNU cp makes it, which shows when the owner
+     cannot be set).  */
+  bool owner_first = x->preserve_ownership;
+  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : mode;
   *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
@@ -433,8 +461,8 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
                      quoteaf (j->dst));
               return -1;
             }
-          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, mode & ~omitted);
-          if (0 <= fd && omitted && !x->preserve_mode)
+          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, create_mode);
+          if (0 <= fd && owner_first && !x->preserve_mode)
             *new_mode = mode;
         }
       else if (x->unlink_dest_after_failed_open)
@@ -453,7 +481,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
     }
 
   int fd = open (j->dst, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
-                 mode & ~omitted);
+                 create_mode);
   if (fd < 0)
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
@@ -463,7 +491,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
       error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
       return -1;
     }
-  if (omitted && !x->preserve_mode)
+  if (owner_first && !x->preserve_mode)
     *new_mode = mode;
   return fd;
 }

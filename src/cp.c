@@ -62,6 +62,7 @@ enum
   SPARSE_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
   UNLINK_DEST_BEFORE_OPENING,
+  DEREFERENCE_ABBREV_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -101,9 +102,11 @@ static struct option const long_options[] =
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   /* GNU cp 9.1 has no --debug, so there --d and --de abbreviate
-     --dereference; exact entries keep them doing so.  */
-  {"d", no_argument, NULL, 'L'},
-  {"de", no_argument, NULL, 'L'},
+     --dereference; exact entries keep them doing so.  They take an
+     optional argument only so that "--d=X" is refused in the name of
+     --dereference, as GNU cp refuses it, not of "--d".  */
+  {"d", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
+  {"de", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -380,6 +383,15 @@ parse_options (int argc, char **argv, struct cli *c)
       case 'l':
         x->hard_link = true;
         break;
+      case DEREFERENCE_ABBREV_OPTION:
+        if (optarg)
+          {
+            error (0, 0, _("option '--dereference' doesn't allow an"
+                           " argument"));
+            usage (EXIT_FAILURE);
+          }
+        x->dereference = DEREF_ALWAYS;
+        break;
       case 'L':
         x->dereference = DEREF_ALWAYS;
         break;
@@ -544,14 +556,16 @@ struct parent_dir
 };
 
 /* The permissions of a directory that --parents creates as a copy of
-   ST, before the umask; like any copied directory, it keeps the sticky
-   bit.  */
+   ST, before the umask: its source's, with the sticky bit; or with
+   --no-preserve=mode all of them but no sticky bit, as GNU cp does
+   (unlike for the directories that -R copies, which keep it).  */
 static mode_t
 parent_dir_mode (struct stat const *st, struct cp_options const *x)
 {
   mode_t all = S_IRWXU | S_IRWXG | S_IRWXO;
-  return ((x->explicit_no_preserve_mode ? all : st->st_mode & all)
-          | (st->st_mode & S_ISVTX));
+  if (x->explicit_no_preserve_mode)
+    return all;
+  return st->st_mode & (all | S_ISVTX);
 }
 
 /* --parents: make sure the directories leading to DST_NAME exist, where
@@ -604,7 +618,13 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
       else
         {
           /* Fill it first; finish_parent_dirs sets its mode.  */
-          if (mkdir (dst, parent_dir_mode (&src_st, x) | S_IRWXU) != 0)
+          /* While the owner is wrong, the group and others get none
+             of the permissions the source gives them (just those, as
+             GNU cp omits, which shows when the owner cannot be set).  */
+          mode_t omitted = (x->preserve_ownership
+                            ? src_st.st_mode & (S_IRWXG | S_IRWXO) : 0);
+          if (mkdir (dst, (parent_dir_mode (&src_st, x) & ~omitted)
+                     | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
               ok = false;
@@ -628,7 +648,9 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
 
 /* After a --parents copy, if APPLY, give the leading directories the
    attributes of their sources that are preserved, or at least their
-   final mode (the created ones), deepest first.  Free DIRS.  */
+   final mode (the created ones), deepest first, until one fails: as in
+   GNU cp, that one and those above it keep the mode they were made
+   with.  Free DIRS.  */
 static bool
 finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
                     struct cp_options const *x)
@@ -639,16 +661,15 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
   for (size_t i = n_dirs; 0 < i; i--)
     {
       struct parent_dir *d = &dirs[i - 1];
-      if (!apply)
-        ;
-      else if (preserve)
-        ok &= copy_dir_attributes (d->src, &d->st, d->dst, d->created, x);
+      if (apply && preserve
+          && !copy_dir_attributes (d->src, &d->st, d->dst, d->created, x))
+        ok = apply = false;
       if (apply && d->created && !x->preserve_mode
           && chmod (d->dst, parent_dir_mode (&d->st, x)
                     & ~(x->umask_kill & ~S_ISVTX)) != 0)
         {
           error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
-          ok = false;
+          ok = apply = false;
         }
       free (d->src);
       free (d->dst);

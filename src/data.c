@@ -53,6 +53,8 @@
 # define quoteaf(arg) quotearg_style (shell_escape_always_quoting_style, arg)
 # define quoteaf_n(n, arg) \
     quotearg_n_style (n, shell_escape_always_quoting_style, arg)
+# define quotef(arg) \
+    quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
 #endif
 
 /* The clone ioctl (Linux 4.5), for headers that predate it.  */
@@ -204,22 +206,33 @@ all_zeros (char const *p, size_t n)
   return n == 0 || (p[0] == 0 && memcmp (p, p + 1, n - 1) == 0);
 }
 
-/* Write the N bytes at BUF to M's destination at offset POS.  */
+/* Write the N bytes at BUF to M's destination at offset POS.  ZEROS says
+   they are a hole's zeros, whose failure GNU cp words differently.  */
 static bool
-write_at (struct mover *m, off_t pos, char const *buf, size_t n)
+put_at (struct mover *m, off_t pos, char const *buf, size_t n, bool zeros)
 {
   if (!seek_to (m->dst_fd, &m->dst_fpos, pos, m->dst_name))
     return false;
   size_t written = full_write (m->dst_fd, buf, n);
   if (written != n)
     {
-      error (0, errno, _("error writing %s"), quoteaf (m->dst_name));
+      if (zeros)
+        error (0, errno, _("%s: write failed"), quotef (m->dst_name));
+      else
+        error (0, errno, _("error writing %s"), quoteaf (m->dst_name));
       m->dst_fpos = -1;
       return false;
     }
   m->dst_fpos += n;
   m->dst_size = MAX (m->dst_size, pos + (off_t) n);
   return true;
+}
+
+/* Write the N bytes of data at BUF to M's destination at offset POS.  */
+static bool
+write_at (struct mover *m, off_t pos, char const *buf, size_t n)
+{
+  return put_at (m, pos, buf, n, false);
 }
 
 /* Write the N bytes at BUF to M's destination at offset POS, leaving a
@@ -387,7 +400,7 @@ write_zeros (struct mover *m, off_t pos, off_t end)
   while (pos < end)
     {
       size_t n = MIN (m->bufsize, (uintmax_t) (end - pos));
-      if (!write_at (m, pos, m->buf, n))
+      if (!put_at (m, pos, m->buf, n, true))
         return false;
       pos += n;
     }

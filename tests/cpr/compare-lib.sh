@@ -38,6 +38,9 @@
 #   --cr-stdin=TEXT  feed TEXT on standard input (default: /dev/null)
 #   --cr-user=USER   run the copy as USER and USER's group, without
 #                    supplementary groups (the tree is still built as root)
+#   --cr-userns      run the copy as root in a user namespace of its own
+#                    that maps only root (unshare -U -r): privileged, yet
+#                    unable to give files to any other owner
 #   --cr-name=NAME   invoke the program as NAME rather than cp
 #   --cr-abs         invoke it by an absolute name, the same for both
 #   --cr-env=V=X     put V=X in the copy's environment (repeatable; X
@@ -98,7 +101,7 @@ chmod a+rx . || framework_failure_
 cr_bin_ ()
 {
   for cr_impl_ in ref cpr; do
-    test -x bin.$cr_impl_/$1 && continue
+    test -L bin.$cr_impl_/$1 && continue
     mkdir -p bin.$cr_impl_ || framework_failure_
     if test $cr_impl_ = ref; then
       ln -s "$CR_REF" bin.$cr_impl_/$1 || framework_failure_
@@ -225,6 +228,9 @@ cr_run_ ()
       set -- setpriv --reuid="$cr_user_" --regid="$cr_group_" \
         --clear-groups -- "$@"
     fi
+    if test $cr_userns_ = yes; then
+      set -- unshare -U -r -- "$@"
+    fi
     if test "x$cr_out_" = x-; then
       "$@" < "$cr_in_" 2> ../err.$cr_impl_ >&-
     else
@@ -243,6 +249,7 @@ cr_run_ ()
 cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
+  cr_userns_=no
   cr_name_=cp cr_abs_=no cr_env_= cr_stdout_= cr_umask_=$(umask)
   cr_ref_opt_= cr_cpr_opt_= cr_outcheck_= cr_outfilter_= cr_ordered_=no
   while :; do
@@ -255,6 +262,7 @@ cpr_case ()
       --cr-user=*) cr_user_=${1#*=}
                    cr_group_=$(id -gn "$cr_user_") || framework_failure_ ;;
       --cr-name=*) cr_name_=${1#*=} ;;
+      --cr-userns) cr_userns_=yes ;;
       --cr-abs) cr_abs_=yes ;;
       --cr-ref-opt=*) cr_ref_opt_=${1#*=} ;;
       --cr-cpr-opt=*) cr_cpr_opt_=${1#*=} ;;
@@ -286,7 +294,8 @@ cpr_case ()
 
   # In a recursive copy the order of a directory's entries is GNU cp's
   # choice (it sorts them by inode number, which differs from run to run),
-  # so the lines of its output are compared as sets.
+  # so the lines of its output are compared as sets; -i's prompts, which
+  # end in "? " and no newline, count as lines.
   if test $cr_ordered_ = no; then
     for cr_arg_; do
       case $cr_arg_ in
@@ -297,7 +306,10 @@ cpr_case ()
   fi
   if test $cr_ordered_ = sort; then
     for cr_f_ in out.ref out.cpr err.ref err.cpr; do
-      LC_ALL=C sort $cr_f_ > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
+      case $cr_f_ in
+        err.*) sed 's/? /?\n/g' $cr_f_ ;;
+        *) cat $cr_f_ ;;
+      esac | LC_ALL=C sort > $cr_f_.s && mv $cr_f_.s $cr_f_ ||
         framework_failure_
     done
   fi
@@ -309,7 +321,10 @@ cpr_case ()
   if test -n "$cr_bad_"; then
     {
       printf '%s\n' "case $cr_n_ differs from $CR_REF in:$cr_bad_"
-      printf '  as %s%s%s:' "${cr_user_:-root}" "${cr_env_:+ with}" "$cr_env_"
+      cr_ns_=
+      test $cr_userns_ = no || cr_ns_=' of a user namespace'
+      printf '  as %s%s%s%s:' "${cr_user_:-root}" "$cr_ns_" \
+        "${cr_env_:+ with}" "$cr_env_"
       printf " '%s'" "$cr_name_" "$@"; echo
       for cr_what_ in $cr_bad_; do
         test -f diff.$cr_what_ && cat diff.$cr_what_
@@ -324,6 +339,12 @@ cpr_case ()
 require_root_ ()
 {
   test "$(id -u)" = 0 || skip_ "must be run as root"
+}
+
+# Whether --cr-userns works here.
+have_userns_ ()
+{
+  test "$(id -u)" = 0 && unshare -U -r -- true 2>/dev/null
 }
 
 # Require that USER ($1) exists and can reach the test directory.

@@ -69,6 +69,13 @@ cpr_case --cr-stdin=y -i -f src dst
 cpr_case -n -f src dst
 cpr_case -f -n src dst
 cpr_case -n src ro
+# The long forms.
+cpr_case --cr-stdin=y --interactive src dst
+cpr_case --cr-stdin=n --interactive src dst
+cpr_case --no-clobber src dst
+cpr_case --no-clobber --interactive src dst
+cpr_case --force src ro
+cpr_case --force --no-clobber src ro
 
 # -u.
 for t in dst_newer dst_older dst_same dst_same_sec; do

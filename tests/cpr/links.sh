@@ -33,6 +33,8 @@ done
 cpr_case -r --preserve=links t t dest
 cpr_case --preserve=links out1 out1 dest
 cpr_case -a t/a t/sub t/other dest
+cpr_case --archive t new
+cpr_case --archive --verbose t out1 out2 dest
 cpr_case -rl t new
 cpr_case -rl --preserve=links t new
 cpr_case -al t new

@@ -79,6 +79,8 @@ cpr_case -rs d new
 cpr_case -rs "$CR_WORK/d" new
 cpr_case -s file other dest
 cpr_case -s "$CR_WORK/file" "$CR_WORK/other" dest
+cpr_case --symbolic-link file new
+cpr_case --symbolic-link --force file existing
 
 # Making hard links.
 cpr_case -l file new
@@ -97,5 +99,8 @@ cpr_case -rl dsym new
 cpr_case -l file other dest
 cpr_case -lb file existing
 cpr_case -l --remove-destination file existing
+cpr_case --link file new
+cpr_case --link --force file existing
+cpr_case --link --recursive d new
 
 Exit $fail

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Copies by an unprivileged user: unreadable sources and directories,
 # unwritable destinations and directories, -f and --remove-destination on
-# unwritable files, and ownership that cannot be preserved.
+# unwritable files, and ownership that cannot be preserved: set-user-ID,
+# set-group-ID and sticky files and directories of others.  Also root that
+# cannot give files away (in a user namespace that maps only root).
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -27,6 +29,15 @@ setup_tree ()
   printf 'w\n' > wdir/ro && chmod 444 wdir/ro &&
   printf 'keep\n' > rodir/f && chmod 555 rodir &&
   ln -s secret secretlink &&
+  mkdir setid rdest && for m in 1755 2755 4755 6755 7755 2750; do
+    printf '%s\n' $m > setid/f$m && chmod $m setid/f$m &&
+    mkdir setid/d$m && chmod $m setid/d$m || exit 1
+  done &&
+  printf 'x\n' > setid/d2755/x && chown 0:$gid setid/f6755 setid/d6755 &&
+  chown $uid:0 setid/f7755 && mkdir -p others-dir/sub &&
+  printf 'o\n' > others-dir/sub/f && chmod 644 others-dir/sub/f &&
+  chmod 751 others-dir/sub && chown -R 1234:5678 others-dir &&
+  chmod 2755 others-dir &&
   chown $uid:$gid . mine ro wdir wdir/ro src src/sub src/one src/sub/two \
     locked noexec rodir rodir/f &&
   chown 0:0 others secret src/hidden
@@ -74,5 +85,28 @@ cpr_case $u --preserve=all mine new
 cpr_case $u --preserve=xattr others new
 cpr_case $u --attributes-only -p others mine
 cpr_case $u -p others mine
+
+# Set-ID bits of files that cannot be given their source's owner.
+for opt in -p -a --preserve=mode --preserve=ownership \
+    --preserve=mode,ownership '-p --no-preserve=ownership' -r; do
+  cpr_case $u -r $opt setid new
+  cpr_case $u $opt setid/f4755 setid/f6755 setid/f7755 setid/d6755 wdir
+done
+
+# Root that may not give files away: what it keeps of modes, times and
+# contents, and what it says.
+if have_userns_; then
+  for opt in -p -a --preserve=ownership --preserve=ownership,timestamps \
+      --preserve=mode --preserve=all --no-preserve=ownership \
+      --preserve=mode,ownership '--preserve=ownership --no-preserve=mode' \
+      '-a --no-preserve=mode'; do
+    cpr_case --cr-userns -r $opt others-dir new
+    cpr_case --cr-userns -r $opt setid new
+    cpr_case --cr-userns $opt mine setid/f6755 setid/f2750 rdest
+    cpr_case --cr-userns --parents $opt others-dir/sub/f rdest
+    cpr_case --cr-userns --parents -r $opt others-dir/sub setid/d2750 rdest
+  done
+  cpr_case --cr-userns -rp others-dir src/hidden
+fi
 
 Exit $fail

@@ -12,7 +12,8 @@
 
 setup_tree ()
 {
-  printf 'a\n' > a && printf 'b\n' > b && mkdir d && printf 'f\n' > file
+  printf 'a\n' > a && printf 'b\n' > b && mkdir d && printf 'f\n' > file &&
+  ln -s a sym
 }
 
 # Operands.
@@ -39,6 +40,10 @@ cpr_case --frobnicate a b
 cpr_case --no a b
 cpr_case --re a b
 cpr_case --p a b
+for opt in --a --c --n --r --s --v --ver --d=x --de=x --d= --dere=x \
+    --no-p --t; do
+  cpr_case $opt a b
+done
 cpr_case --verbose=yes a b
 cpr_case --help=x
 cpr_case --strip-trailing-slashes=1 a b
@@ -87,6 +92,18 @@ cpr_case --attr a b
 cpr_case --preserve=mo,own,time a new
 cpr_case --no-preserve=mo a new
 cpr_case --strip a new
+cpr_case --d sym new
+cpr_case --de sym new
+cpr_case --der sym new
+cpr_case --i a b
+cpr_case --l a new
+cpr_case --u a b
+cpr_case --pr a new
+cpr_case --pa a d
+cpr_case --cop a new
+cpr_case --con a new
+cpr_case --sy a new
+cpr_case --su=.x -b a b
 
 # Options after operands, and what POSIXLY_CORRECT makes of them.
 cpr_case a new -v

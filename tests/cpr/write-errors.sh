@@ -22,6 +22,7 @@ setup_tree ()
   mkdir -p t/sub t/empty && cr_random 2500000 > t/sub/big &&
   mkdir -p u && printf 'one\n' > u/one && printf 'two\n' > u/two &&
   truncate -s 8M holes && printf 'x' >> holes &&
+  cr_random 100000 > dhole && truncate -s 8M dhole && printf 'y' >> dhole &&
   if test -n "${CR_WERR_NS-}"; then
     mkdir full && mount -t tmpfs -o size=1m,mode=755 cr-werr full
   fi
@@ -55,12 +56,16 @@ cpr_case --sparse=never holes /dev/full
 cpr_case --reflink=never big /dev/full
 cpr_case -v small /dev/full
 cpr_case /proc/version /dev/full
+# A hole's zeros that cannot be written are worded differently from data.
+cpr_case dhole /dev/full
+cpr_case --sparse=never dhole /dev/full
 
 if test -n "${CR_WERR_NS-}"; then
-  for opt in '' -v -p --sparse=always --reflink=never; do
+  for opt in '' -v -p --sparse=always --sparse=never --reflink=never; do
     cpr_case --cr-after=trim_partial $opt big full
     cpr_case --cr-after=trim_partial $opt big small empty full
     cpr_case --cr-after=trim_partial $opt holes full
+    cpr_case --cr-after=trim_partial $opt dhole full
     cpr_case --cr-after=trim_partial -r $opt t full
     cpr_case --cr-after=trim_partial -r $opt t big small full
     cpr_case --cr-after=trim_partial -r $opt big u full
