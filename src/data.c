@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,23 @@ enum
 #define CHUNK_FAST_NS (50 * 1000 * 1000)
 #define CHUNK_SLOW_NS (250 * 1000 * 1000)
 
+/* The environment variable CPR_CHUNK_SIZE, a positive decimal number of
+   bytes, fixes the chunk instead of adapting it.  It is a measuring hook
+   for bench/ (the chunk-size sweep that justifies the defaults above),
+   not a user interface; any other value is ignored.  Return the fixed
+   chunk, or 0 to adapt.  */
+static size_t
+fixed_chunk (void)
+{
+  char const *s = getenv ("CPR_CHUNK_SIZE");
+  if (!s || ! ('0' <= *s && *s <= '9'))
+    return 0;
+  char *end;
+  errno = 0;
+  uintmax_t n = strtoumax (s, &end, 10);
+  return (errno == 0 && *end == '\0' && n <= SIZE_MAX ? n : 0);
+}
+
 /* The read/write buffer, at least; GNU cp's minimum too.  */
 enum { IO_BUFSIZE = 128 * 1024 };
 
@@ -115,6 +133,7 @@ struct mover
   char const *dst_name;
   enum method method;         /* the best method not refused for this pair */
   size_t chunk;               /* bytes per offload call, adapted */
+  bool chunk_fixed;           /* CPR_CHUNK_SIZE set the chunk: keep it */
   off_t size_hint;            /* offload below this offset, then read(2) */
   bool dst_regular;           /* DST_FD can have holes */
   bool zeros;                 /* turn blocks of zeros into holes */
@@ -348,7 +367,7 @@ offload (struct mover *m, off_t pos, off_t end)
              quoteaf_n (0, m->src_name), quoteaf_n (1, m->dst_name));
       return -1;
     }
-  if (n == len)
+  if (n == len && !m->chunk_fixed)
     adapt_chunk (m, now_ns () - start);
   if (m->method == M_COPY_RANGE)
     m->report->copy_range = true;
@@ -553,6 +572,13 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
 
   if (opts->reflink == REFLINK_ALWAYS)
     return clone_file (&m);
+
+  size_t chunk = fixed_chunk ();
+  if (chunk)
+    {
+      m.chunk = chunk;
+      m.chunk_fixed = true;
+    }
 
   struct stat dst_st;
   if (fstat (dst_fd, &dst_st) != 0)

@@ -1,0 +1,15 @@
+## bench/local.mk: 'make bench', cpr against GNU cp and busybox cp.
+## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+
+bench_scripts = bench/run bench/host bench/guest bench/report bench/plot \
+  bench/lib.sh
+EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-results.csv \
+  doc/bench.svg
+
+# Not part of 'make check': it measures, it does not test.  Root, about
+# 35 minutes under TCG; see doc/bench.md and the comments in bench/run.
+.PHONY: bench
+bench: $(bin_PROGRAMS)
+	$(srcdir)/bench/run --builddir '$(abs_top_builddir)' \
+	  --srcdir '$(abs_top_srcdir)'
+
