@@ -54,14 +54,16 @@ HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
 
 # copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
-# patches 0004-0007).  CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
+# patches 0004-0007), xfs clones through the VFS's remap step (0009).
+# CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
 check_PROGRAMS += tests/copy-range-file
 tests_copy_range_file_SOURCES = tests/copy-range-file.c
 GUEST_TESTS += tests/btrfs/clone-used-space.sh tests/btrfs/offsets.sh \
   tests/btrfs/sparse.sh tests/btrfs/compress.sh tests/btrfs/nodatasum.sh \
   tests/btrfs/ro-snapshot.sh tests/nfs/copy-btrfs-export.sh \
   tests/nfs/copy-ext4-export.sh tests/nfs/copy-v41.sh \
-  tests/nfs/copy-large.sh tests/nfs/abi-rules.sh
+  tests/nfs/copy-large.sh \
+  tests/xfs/clone.sh tests/nfs/abi-rules.sh
 EXTRA_DIST += tests/offload-lib.sh
 
 # On the host the guest tests skip (they need the patched kernel), and
