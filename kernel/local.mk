@@ -7,7 +7,7 @@ EXTRA_DIST += kernel/series kernel/guest.config \
 # kernel/check-series: the series applies to a fresh unpack and builds
 # (bzImage, and the kselftest once added) after each patch, with
 # checkpatch --strict run on each.  A kernel build: on a shared machine,
-# run it under the heavy lock.
+# run it on its own, not beside another build or a guest.
 EXTRA_DIST += kernel/check-series
 .PHONY: kernel-check-series
 kernel-check-series:

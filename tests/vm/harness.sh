@@ -32,7 +32,7 @@ returns_ 1 $run -- sh -c 'echo "WARNING: CPU: 0 PID: 1 at injected by tests/vm/h
 grep 'kernel report' out-warn || fail=1
 
 # A guest that never finishes fails within the timeout.
-returns_ 1 $run --timeout 60 -- sleep 100000 > out-hang 2>&1 || { cat out-hang; fail=1; }
+returns_ 1 $run --timeout 15 -- sleep 100000 > out-hang 2>&1 || { cat out-hang; fail=1; }
 grep 'timed out' out-hang || fail=1
 
 Exit $fail
