@@ -11,9 +11,6 @@
 HOST_TESTS =
 GUEST_TESTS =
 
-# Tests of the harness itself, run on the host.
-HOST_TESTS += tests/vm/harness.sh
-
 # The guest proves the loop: the patched kernel, scratch filesystems and
 # NFSv4.2 over loopback.
 GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh
@@ -143,3 +140,8 @@ HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
   tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
   tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh
+
+# Tests of the harness itself, run on the host.  Last in the list: they
+# boot guests, so they wait for the kernel, which a parallel 'make check'
+# is building meanwhile; the tests above need no kernel and go first.
+HOST_TESTS += tests/vm/harness.sh
