@@ -51,6 +51,9 @@ check-pending: $(bin_PROGRAMS)
 	  TEST_SUITE_LOG=tests/pending-suite.log
 HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
+# Their trees' timestamps and snapshots, without a process per file.
+check_PROGRAMS += tests/cpr/tree-state
+tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
 
 # copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
 # patches 0004-0007), xfs clones through the VFS's remap step (0009).

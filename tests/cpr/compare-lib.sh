@@ -66,10 +66,12 @@
 # permission bits (with set-id and sticky bits), owner and group, size
 # (not for directories), link count, which earlier name it is a hard link
 # of, symlink target, device numbers, MD5 of the contents, xattrs and ACLs
-# (when getfattr exists), and the modification time -- literally when it is
-# older than the start of the test (so set or preserved), as "new" otherwise.
-# CR_ATIME=yes adds access times the same way; CR_BLOCKS=yes adds the number
-# of allocated blocks of regular files (to compare holes).
+# (in hex), and the modification time -- literally when it is older than the
+# start of the test (so set or preserved), as "new" otherwise.  CR_ATIME=yes
+# adds access times the same way; CR_BLOCKS=yes adds the number of allocated
+# blocks of regular files (to compare holes).  tests/cpr/tree-state takes
+# it, stat'ing every entry before reading any, so that its own reads change
+# no access time; it also sets the timestamps before each copy.
 
 CR_REF=${CR_REF-/bin/cp}
 test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
@@ -93,6 +95,9 @@ CR_BLOCKS=${CR_BLOCKS-no}
 CR_TOP=$PWD
 CR_WORK=$CR_TOP/w
 cr_n_=0
+CR_TREE_STATE=$abs_top_builddir/tests/cpr/tree-state
+test -x "$CR_TREE_STATE" ||
+  framework_failure_ "$CR_TREE_STATE not built: run make check"
 
 # The test directory must be reachable by the unprivileged users of -u.
 chmod a+rx . || framework_failure_
@@ -116,14 +121,7 @@ cr_bin_ ()
 # same old access time, distinct from any modification time.
 cr_normalize_times_ ()
 {
-  find . -print0 | LC_ALL=C sort -z | xargs -0 sh -c '
-    i=0
-    for f; do
-      i=$((i + 1))
-      touch -h -d @$((1000000000 + i * 1000)).$((100000000 + i * 12345678 % 900000000)) \
-        "$f" || exit 1
-    done' sh &&
-  find . -exec touch -h -a -d @999999999.987654321 {} +
+  "$CR_TREE_STATE" times .
 }
 
 # Print the first $1 bytes of a pseudo-random file, the same in every run,
@@ -138,57 +136,15 @@ cr_random ()
   head -c "$1" "$CR_TOP/random.dat"
 }
 
-# Print the snapshot of directory $1 (see above) on stdout.
+# Print the snapshot of directory $1 (see above) on stdout: one line an
+# entry, sorted, its fields separated by tabs; in names and symlink targets
+# backslash, newline and tab are written \134, \012 and \011.
 cr_snapshot ()
 {
-  ( cd "$1" || exit 1
-    # Names are written with backslash, newline and tab as \134, \012 and
-    # \011 (getfattr writes the first two so), one entry a line.
-    cr_esc_='s/\\/\\134/g; s/\n/\\012/g; s/\t/\\011/g'
-    find . -type f -print0 | xargs -0 -r md5sum -z | sed -z "$cr_esc_" |
-      tr '\0' '\n' > ../snap.md5 &&
-    find . \( -type b -o -type c \) -print0 |
-      xargs -0 -r stat --printf '%t:%T %n\0' | sed -z "$cr_esc_" |
-      tr '\0' '\n' > ../snap.dev &&
-    find . -printf '%p\0%l\0%y\t%m\t%U:%G\t%s\t%n\t%i\t%T@\t%A@\t%b\0' |
-      sed -z "1~3{$cr_esc_}; 2~3{$cr_esc_}" | tr '\0' '\n' | paste - - - |
-      LC_ALL=C sort -t "$(printf '\t')" -k 1,1 > ../snap.list || exit 1
-    : > ../snap.xattr
-    if command -v getfattr > /dev/null; then
-      getfattr -R -P -h -d -m - -e hex . > ../snap.xattr 2>/dev/null
-    fi
-    awk -v atime=$CR_ATIME -v blocks=$CR_BLOCKS '
-      function rel(p) { sub(/^\.\//, "", p); return p }
-      function when(t) { return t + 0 < 1500000000 ? t : "new" }
-      FILENAME ~ /md5$/ { h = $0; sub(/ .*/, "", h); p = $0; sub(/^[^ ]*  /, "", p)
-                          md5[rel(p)] = h; next }
-      FILENAME ~ /dev$/ { d = $0; sub(/ .*/, "", d); p = $0; sub(/^[^ ]* /, "", p)
-                          dev[rel(p)] = d; next }
-      FILENAME ~ /xattr$/ {
-        if (/^# file: /) { xf = substr($0, 9); gsub(/\t/, "\\011", xf); xf = rel(xf); next }
-        if (NF) xa[xf] = xa[xf] " " $0
-        next
-      }
-      {
-        split($0, f, "\t")
-        p = rel(f[1])
-        line = p " type=" f[3] " mode=" f[4] " owner=" f[5]
-        if (f[3] != "d") line = line " size=" f[6]
-        line = line " nlink=" f[7]
-        if (f[3] != "d" && f[7] > 1) {
-          if (!(f[8] in first)) first[f[8]] = p
-          line = line " hardlink-of=" first[f[8]]
-        }
-        if (f[3] == "l") line = line " target=" f[2]
-        if (p in dev) line = line " rdev=" dev[p]
-        if (p in md5) line = line " md5=" md5[p]
-        if (blocks == "yes" && f[3] == "f") line = line " blocks=" f[11]
-        if (p in xa) line = line " xattrs:" xa[p]
-        line = line " mtime=" when(f[9])
-        if (atime == "yes") line = line " atime=" when(f[10])
-        print line
-      }' ../snap.md5 ../snap.dev ../snap.xattr ../snap.list
-  )
+  set -- snapshot "$1"
+  test "$CR_ATIME" = yes && set -- -a "$@"
+  test "$CR_BLOCKS" = yes && set -- -b "$@"
+  "$CR_TREE_STATE" "$@"
 }
 
 # Run one case for implementation $1 (ref or cpr); the rest as cpr_case.
