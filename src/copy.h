@@ -152,10 +152,13 @@ void dest_info_init (struct cp_options *x);
 void src_info_init (struct cp_options *x);
 
 /* Like copy's attribute step, for the parent directories that
-   --parents creates: give DST_NAME the attributes of SRC_NAME
-   (whose stat is *SRC_ST) that *X preserves.  */
+   --parents creates: give DST_NAME, which is DST_RELNAME relative to
+   DST_DIR_FD, the attributes of SRC_NAME (whose stat is *SRC_ST) that
+   *X preserves, and FINAL_MODE unless it is (mode_t) -1 or the mode
+   is preserved.  */
 bool copy_dir_attributes (char const *src_name, struct stat const *src_st,
-                          char const *dst_name, bool new_dst,
-                          struct cp_options const *x);
+                          char const *dst_name, int dst_dir_fd,
+                          char const *dst_relname, bool new_dst,
+                          mode_t final_mode, struct cp_options const *x);
 
 #endif

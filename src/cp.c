@@ -551,6 +551,7 @@ struct parent_dir
 {
   char *src;                    /* the source directory */
   char *dst;                    /* its copy */
+  char const *dst_rel;          /* the same, relative to the target */
   struct stat st;               /* the source's stat */
   bool created;                 /* the copy was made now */
 };
@@ -569,19 +570,21 @@ parent_dir_mode (struct stat const *st, struct cp_options const *x)
 }
 
 /* --parents: make sure the directories leading to DST_NAME exist, where
-   DST_NAME is the target directory followed, from SRC_OFFSET on, by the
-   operand.  If they do, that is all.  Otherwise create the missing ones
-   from the operand's leading directories, and list them all, old and
-   new, in *DIRS (*N_DIRS of them) for finish_parent_dirs: GNU cp gives
-   them all their sources' attributes.  */
+   DST_NAME is the target directory (open as TARGET_FD) followed, from
+   SRC_OFFSET on, by the operand.  If they do, that is all.  Otherwise
+   create the missing ones from the operand's leading directories, and
+   list them all, old and new, in *DIRS (*N_DIRS of them) for
+   finish_parent_dirs: GNU cp gives them all their sources'
+   attributes.  */
 static bool
-make_parent_dirs (char const *dst_name, size_t src_offset,
+make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
                   struct parent_dir **dirs, size_t *n_dirs,
                   struct cp_options const *x)
 {
-  char *parent = dir_name (dst_name);
+  char *parent = dir_name (dst_name + src_offset);
   struct stat st;
-  bool exists = stat (parent, &st) == 0 && S_ISDIR (st.st_mode);
+  bool exists = (fstatat (target_fd, parent, &st, 0) == 0
+                 && S_ISDIR (st.st_mode));
   free (parent);
   if (exists)
     return true;
@@ -605,7 +608,7 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
           break;
         }
       bool created = false;
-      if (stat (dst, &dst_st) == 0)
+      if (fstatat (target_fd, s, &dst_st, 0) == 0)
         {
           if (!S_ISDIR (dst_st.st_mode))
             {
@@ -623,8 +626,8 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
              GNU cp omits, which shows when the owner cannot be set).  */
           mode_t omitted = (x->preserve_ownership
                             ? src_st.st_mode & (S_IRWXG | S_IRWXO) : 0);
-          if (mkdir (dst, (parent_dir_mode (&src_st, x) & ~omitted)
-                     | S_IRWXU) != 0)
+          if (mkdirat (target_fd, s, (parent_dir_mode (&src_st, x) & ~omitted)
+                       | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
               ok = false;
@@ -638,6 +641,7 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
       struct parent_dir *d = &(*dirs)[(*n_dirs)++];
       d->src = xstrdup (s);
       d->dst = xstrdup (dst);
+      d->dst_rel = d->dst + src_offset;
       d->st = src_st;
       d->created = created;
       *slash = '/';
@@ -646,14 +650,14 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
   return ok;
 }
 
-/* After a --parents copy, if APPLY, give the leading directories the
-   attributes of their sources that are preserved, or at least their
-   final mode (the created ones), deepest first, until one fails: as in
-   GNU cp, that one and those above it keep the mode they were made
-   with.  Free DIRS.  */
+/* After a --parents copy, if APPLY, give the leading directories (in
+   the target open as TARGET_FD) the attributes of their sources that
+   are preserved, or at least their final mode (the created ones),
+   deepest first, until one fails: as in GNU cp, that one and those
+   above it keep the mode they were made with.  Free DIRS.  */
 static bool
-finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
-                    struct cp_options const *x)
+finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, int target_fd,
+                    bool apply, struct cp_options const *x)
 {
   bool preserve = (x->preserve_mode || x->preserve_ownership
                    || x->preserve_timestamps || x->preserve_xattr);
@@ -661,16 +665,14 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
   for (size_t i = n_dirs; 0 < i; i--)
     {
       struct parent_dir *d = &dirs[i - 1];
-      if (apply && preserve
-          && !copy_dir_attributes (d->src, &d->st, d->dst, d->created, x))
+      mode_t final_mode = (d->created && !x->preserve_mode
+                           ? (parent_dir_mode (&d->st, x)
+                              & ~(x->umask_kill & ~S_ISVTX))
+                           : (mode_t) -1);
+      if (apply && (preserve || final_mode != (mode_t) -1)
+          && !copy_dir_attributes (d->src, &d->st, d->dst, target_fd,
+                                   d->dst_rel, d->created, final_mode, x))
         ok = apply = false;
-      if (apply && d->created && !x->preserve_mode
-          && chmod (d->dst, parent_dir_mode (&d->st, x)
-                    & ~(x->umask_kill & ~S_ISVTX)) != 0)
-        {
-          error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
-          ok = apply = false;
-        }
       free (d->src);
       free (d->dst);
     }
@@ -694,17 +696,18 @@ copy_into_dir (char *arg, char const *target, int target_fd,
       size_t src_offset = strlen (dst) - strlen (arg);
       struct parent_dir *dirs = NULL;
       size_t n_dirs = 0;
-      ok = make_parent_dirs (dst, src_offset, &dirs, &n_dirs, &c->x);
+      ok = make_parent_dirs (dst, target_fd, src_offset, &dirs, &n_dirs,
+                             &c->x);
       /* The leading directories get their attributes only when they
          could all be made.  */
       if (ok)
         {
           ok = copy (arg, dst, target_fd, dst + src_offset, false, &c->x,
                      &copy_into_self);
-          ok &= finish_parent_dirs (dirs, n_dirs, true, &c->x);
+          ok &= finish_parent_dirs (dirs, n_dirs, target_fd, true, &c->x);
         }
       else
-        finish_parent_dirs (dirs, n_dirs, false, &c->x);
+        finish_parent_dirs (dirs, n_dirs, target_fd, false, &c->x);
       free (dst);
       return ok;
     }
