@@ -419,7 +419,11 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
           ok = false;
         }
     }
-  else if (new_mode != KEEP_MODE && dst_chmod (j, dst_fd, new_mode) != 0)
+  else if (new_mode == KEEP_MODE)
+    ;
+  else if (x->explicit_no_preserve_mode
+           ? qset_acl (j->dst, dst_fd, new_mode) != 0
+           : dst_chmod (j, dst_fd, new_mode) != 0)
     {
       error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
       ok = false;
@@ -440,11 +444,21 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
   return ok;
 }
 
-/* The mode bits a new copy of a file with mode SRC_MODE gets before
-   any preservation: the source's permissions, or with --no-preserve=mode
-   the default ones; the umask applies.  Set-ID bits are not copied
-   (they are only with the owner), but a directory keeps its sticky
-   bit, as mkdir would.  */
+/* The permissions a copy of a file of mode SRC_MODE is created with:
+   its source's, not masked, so that the kernel applies the umask or,
+   instead, the parent directory's default ACL (as GNU cp has it).  A
+   directory keeps its sticky bit.  */
+static mode_t
+create_perms (mode_t src_mode, bool dir)
+{
+  return src_mode & (S_IRWXU | S_IRWXG | S_IRWXO | (dir ? S_ISVTX : 0));
+}
+
+/* The mode bits a new copy of a file with mode SRC_MODE ends with when
+   its mode is not preserved but set: the source's permissions, or with
+   --no-preserve=mode the default ones; the umask applies.  Set-ID bits
+   are not copied (they are only with the owner), but a directory keeps
+   its sticky bit, as mkdir would.  */
 static mode_t
 new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
 {
@@ -489,18 +503,23 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
           struct cp_options const *x)
 {
   mode_t mode = new_file_mode (src_st->st_mode, false, x);
+  mode_t perms = create_perms (src_st->st_mode, false);
   /* While the owner is wrong, nobody else may open the file: it is made
      with just the owner's permissions of its source (even with
      --no-preserve=mode, as GNU cp makes it, which shows when the owner
      cannot be set).  */
   bool owner_first = x->preserve_ownership;
-  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : mode;
+  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : perms;
   /* Setting xattrs takes write permission on the file, even through a
      descriptor open for writing: the owner has it until the final
      mode.  */
   if (x->preserve_xattr)
     create_mode |= S_IWUSR;
-  bool later_mode = create_mode != mode && !x->preserve_mode;
+  /* --no-preserve=mode always sets the default mode, which also drops
+     an ACL inherited from the directory.  */
+  bool later_mode = (!x->preserve_mode
+                     && (create_mode != perms
+                         || x->explicit_no_preserve_mode));
   *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
@@ -646,7 +665,14 @@ copy_symlink (struct job *j, struct cp_options const *x)
 static bool
 copy_special (struct job *j, struct cp_options const *x)
 {
-  mode_t mode = new_file_mode (j->src_st.st_mode, false, x);
+  /* As a regular file: just the owner's permissions while the owner
+     is wrong, and the default mode set with --no-preserve=mode.  */
+  mode_t mode = (x->preserve_ownership ? j->src_st.st_mode & S_IRWXU
+                 : create_perms (j->src_st.st_mode, false));
+  mode_t final_mode = KEEP_MODE;
+  if (!x->preserve_mode
+      && (x->preserve_ownership || x->explicit_no_preserve_mode))
+    final_mode = new_file_mode (j->src_st.st_mode, false, x);
   if (S_ISFIFO (j->src_st.st_mode))
     {
       if (mkfifoat (dst_dirfd, j->dst_rel, mode) != 0)
@@ -661,7 +687,7 @@ copy_special (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot create special file %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, KEEP_MODE, x);
+  return set_attributes (j, -1, -1, final_mode, x);
 }
 
 /* A link to make: a hard link to the file SRC (relative to SRC_DIRFD;
@@ -830,10 +856,11 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
       /* Until the attributes are set, the directory must be ours to
          fill: nobody else may add, remove or rename entries in it, nor
          look into it at all while its owner is wrong.  */
-      mode_t mode = new_file_mode (j->src_st.st_mode, true, x);
+      mode_t perms = create_perms (j->src_st.st_mode, true);
       mode_t omitted = (x->preserve_ownership ? S_IRWXG | S_IRWXO
                         : S_IWGRP | S_IWOTH);
-      if (mkdirat (dst_dirfd, j->dst_rel, (mode & ~omitted) | S_IRWXU) != 0)
+      mode_t added = S_IRWXU & ~perms;
+      if (mkdirat (dst_dirfd, j->dst_rel, (perms & ~omitted) | added) != 0)
         {
           error (0, errno, _("cannot create directory %s"), quoteaf (j->dst));
           return false;
@@ -847,11 +874,20 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
       remember (dir_copies, &st, j->dst_rel, NULL);
       if (x->verbose)
         print_verbose (j);
-      /* Keep the set-group-ID bit the directory inherited from its
-         parent, as mkdir with the final mode would have.  */
-      mode |= st.st_mode & S_ISGID;
-      if (!x->preserve_mode && (st.st_mode & 07777) != mode)
-        final_mode = mode;
+      /* The final mode gives back what was omitted (unless the umask
+         would have taken it anyway) and takes away what was added, on
+         top of the mode the directory got: a default ACL, not the
+         umask, may have decided that.  The set-group-ID bit inherited
+         from the parent stays.  --no-preserve=mode sets the default
+         mode.  */
+      mode_t back = perms & omitted & ~x->umask_kill;
+      if (x->preserve_mode)
+        ;
+      else if (x->explicit_no_preserve_mode)
+        final_mode = (new_file_mode (j->src_st.st_mode, true, x)
+                      | (st.st_mode & S_ISGID));
+      else if (back || added)
+        final_mode = ((st.st_mode & 07777) | back) & ~added;
     }
 
   bool ok = true;
