@@ -569,6 +569,15 @@ parent_dir_mode (struct stat const *st, struct cp_options const *x)
   return st->st_mode & (all | S_ISVTX);
 }
 
+/* NAME, an operand appended to the target directory by --parents, as a
+   name relative to the target: an absolute operand's leading slashes
+   would take the *at calls out of the target.  */
+static char const *
+relative (char const *name)
+{
+  return name + strspn (name, "/");
+}
+
 /* --parents: make sure the directories leading to DST_NAME exist, where
    DST_NAME is the target directory (open as TARGET_FD) followed, from
    SRC_OFFSET on, by the operand.  If they do, that is all.  Otherwise
@@ -581,7 +590,7 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
                   struct parent_dir **dirs, size_t *n_dirs,
                   struct cp_options const *x)
 {
-  char *parent = dir_name (dst_name + src_offset);
+  char *parent = dir_name (relative (dst_name + src_offset));
   struct stat st;
   bool exists = (fstatat (target_fd, parent, &st, 0) == 0
                  && S_ISDIR (st.st_mode));
@@ -608,7 +617,7 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
           break;
         }
       bool created = false;
-      if (fstatat (target_fd, s, &dst_st, 0) == 0)
+      if (fstatat (target_fd, relative (s), &dst_st, 0) == 0)
         {
           if (!S_ISDIR (dst_st.st_mode))
             {
@@ -623,10 +632,14 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
           /* Fill it first; finish_parent_dirs sets its mode.  */
           /* While the owner is wrong, the group and others get none
              of the permissions the source gives them (just those, as
-             GNU cp omits, which shows when the owner cannot be set).  */
+             GNU cp omits, which shows when the owner cannot be set);
+             while a preserved mode is not set yet, no write
+             permission.  */
           mode_t omitted = (x->preserve_ownership
-                            ? src_st.st_mode & (S_IRWXG | S_IRWXO) : 0);
-          if (mkdirat (target_fd, s, (parent_dir_mode (&src_st, x) & ~omitted)
+                            ? src_st.st_mode & (S_IRWXG | S_IRWXO)
+                            : x->preserve_mode ? S_IWGRP | S_IWOTH : 0);
+          if (mkdirat (target_fd, relative (s),
+                       (parent_dir_mode (&src_st, x) & ~omitted)
                        | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
@@ -641,7 +654,7 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
       struct parent_dir *d = &(*dirs)[(*n_dirs)++];
       d->src = xstrdup (s);
       d->dst = xstrdup (dst);
-      d->dst_rel = d->dst + src_offset;
+      d->dst_rel = relative (d->dst + src_offset);
       d->st = src_st;
       d->created = created;
       *slash = '/';
@@ -702,8 +715,8 @@ copy_into_dir (char *arg, char const *target, int target_fd,
          could all be made.  */
       if (ok)
         {
-          ok = copy (arg, dst, target_fd, dst + src_offset, false, &c->x,
-                     &copy_into_self);
+          ok = copy (arg, dst, target_fd, relative (dst + src_offset), false,
+                     &c->x, &copy_into_self);
           ok &= finish_parent_dirs (dirs, n_dirs, target_fd, true, &c->x);
         }
       else

@@ -101,4 +101,35 @@ for opts in '-r --copy-contents --preserve=ownership' \
   done
 done
 
+# --parents: the directories made for the leading components while the
+# operand (a FIFO, read as a regular file) is copied into them.
+race_parents ()
+{
+  prog=$1; shift
+  rm -rf w && mkdir w w/a w/a/b w/dst && mkfifo w/a/b/fifo &&
+  chmod 777 w w/a && chmod 1777 w/a/b && chmod 666 w/a/b/fifo &&
+  chown $uid:$gid w/a || framework_failure_
+  (cd w && umask 0 && exec timeout -s KILL 60 "$prog" --parents "$@" \
+     a/b/fifo dst) > /dev/null 2> err &
+  pid=$!
+  wait_for w/dst/a/b || framework_failure_ "w/dst/a/b never appeared"
+  for d in a a/b; do
+    echo "$d while filled: $(stat -c %a w/dst/$d)"
+    as_user touch w/dst/$d/intruder 2>/dev/null && echo "others can add to $d"
+  done
+  timeout 30 sh -c 'echo data > w/a/b/fifo' || echo "fifo not read"
+  wait $pid
+  echo "exit status $?"
+  test -s err && sed 's/^[^:]*: /cp: /' err
+  for d in a a/b; do echo "$d at the end: $(stat -c %a w/dst/$d)"; done
+  return 0
+}
+
+for opts in '' -p -a --preserve=mode --preserve=ownership \
+    --preserve=timestamps --no-preserve=mode; do
+  race_parents "$CR_REF" $opts > exp || framework_failure_
+  race_parents "$CPR" $opts > out || framework_failure_
+  compare exp out || { echo "differs: --parents $opts"; fail=1; }
+done
+
 Exit $fail
