@@ -825,8 +825,9 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
 
 /* Set the attributes of the directory copy J->dst (see set_attributes)
    through a descriptor, so that whatever is renamed into its place in
-   the meantime does not get them.  Only a directory we may not read
-   (which nobody else can replace) is changed by name.  */
+   the meantime does not get them (a symlink there is refused).  Only an
+   existing directory we may not read is changed by name, with the calls
+   that do not follow symlinks.  */
 static bool
 set_dir_attributes (struct job const *j, mode_t final_mode,
                     struct cp_options const *x)
@@ -1022,6 +1023,7 @@ beside (char const *name, char const *base)
   return r;
 }
 
+/* Forget the backup of J.  */
 static void
 free_backup (struct job *j)
 {
