@@ -22,18 +22,7 @@
 
 #include "backupfile.h"
 #include "hash.h"
-#include "quotearg.h"
 #include "data.h"
-
-/* Names in diagnostics are quoted as GNU tools quote them: always
-   quoted and shell-escaped in the middle of a sentence (quoteaf), and
-   only when needed at the start of a "NAME: ..." message (quotef).  */
-#define quoteaf(arg) \
-  quotearg_style (shell_escape_always_quoting_style, arg)
-#define quoteaf_n(n, arg) \
-  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
-#define quotef(arg) \
-  quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
 
 /* Which symbolic links in SOURCE are followed.  */
 enum dereference_symlink
