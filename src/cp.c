@@ -44,10 +44,10 @@
 
 #define AUTHORS "the copyrange developers"
 
-/* The notice --version prints (version_etc's format: the "(C)" sign
-   and the year).  */
+/* The notice --version prints, with version_etc's "(C)" sign (%s); the
+   year is the project's, not the one gnulib passes.  */
 char const version_etc_copyright[] =
-  "Copyright %s %d The copyrange authors.";
+  "Copyright %s 2026 The copyrange authors.";
 
 /* Long options without a short equivalent.  */
 enum
@@ -63,6 +63,7 @@ enum
   STRIP_TRAILING_SLASHES_OPTION,
   UNLINK_DEST_BEFORE_OPENING,
   DEREFERENCE_ABBREV_OPTION,
+  DEBUG_ABBREV_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -107,6 +108,10 @@ static struct option const long_options[] =
      --dereference, as GNU cp refuses it, not of "--d".  */
   {"d", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
   {"de", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
+  /* Nor are --deb and --debu anything to GNU cp 9.1, which refuses
+     them as unknown; only the whole --debug is cpr's.  */
+  {"deb", optional_argument, NULL, DEBUG_ABBREV_OPTION},
+  {"debu", optional_argument, NULL, DEBUG_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -392,6 +397,9 @@ parse_options (int argc, char **argv, struct cli *c)
           }
         x->dereference = DEREF_ALWAYS;
         break;
+      case DEBUG_ABBREV_OPTION:
+        error (0, 0, _("unrecognized option '%s'"), argv[optind - 1]);
+        usage (EXIT_FAILURE);
       case 'L':
         x->dereference = DEREF_ALWAYS;
         break;
