@@ -45,8 +45,8 @@
 #include "same-inode.h"
 #include "savedir.h"
 #include "stat-time.h"
+#include "tempname.h"
 #include "utimecmp.h"
-#include "utimens.h"
 #include "xalloc.h"
 #include "yesno.h"
 
@@ -68,6 +68,7 @@ struct seen
   ino_t ino;
   dev_t dev;
   char *name;                   /* its destination name */
+  char *rel;                    /* the same relative to dst_dirfd, or NULL */
 };
 
 /* Sources with several links whose first copy is already made, so that
@@ -99,6 +100,7 @@ seen_free (void *entry)
 {
   struct seen *s = entry;
   free (s->name);
+  free (s->rel);
   free (s);
 }
 
@@ -126,14 +128,17 @@ forget_all (void)
   hash_free (dir_copies);
 }
 
-/* Remember NAME as the file for ST's inode in TABLE.  */
+/* Remember NAME (REL relative to dst_dirfd, if not NULL) as the file
+   for ST's inode in TABLE.  */
 static void
-remember (Hash_table *table, struct stat const *st, char const *name)
+remember (Hash_table *table, struct stat const *st, char const *name,
+          char const *rel)
 {
   struct seen *s = xmalloc (sizeof *s);
   s->ino = st->st_ino;
   s->dev = st->st_dev;
   s->name = xstrdup (name);
+  s->rel = rel ? xstrdup (rel) : NULL;
   struct seen const *old = hash_insert (table, s);
   if (!old)
     xalloc_die ();
@@ -141,12 +146,19 @@ remember (Hash_table *table, struct stat const *st, char const *name)
     seen_free (s);
 }
 
+/* The entry remembered for ST's inode in TABLE, or NULL.  */
+static struct seen const *
+recall_entry (Hash_table *table, struct stat const *st)
+{
+  struct seen key = { .ino = st->st_ino, .dev = st->st_dev };
+  return hash_lookup (table, &key);
+}
+
 /* The name remembered for ST's inode in TABLE, or NULL.  */
 static char const *
 recall (Hash_table *table, struct stat const *st)
 {
-  struct seen key = { .ino = st->st_ino, .dev = st->st_dev };
-  struct seen const *s = hash_lookup (table, &key);
+  struct seen const *s = recall_entry (table, st);
   return s ? s->name : NULL;
 }
 
@@ -198,6 +210,7 @@ struct job
   struct stat dst_st;           /* destination (lstat), when !new_dst */
   bool new_dst;                 /* the destination does not exist now */
   char *backup;                 /* the backup made of DST, or NULL */
+  char *backup_rel;             /* the same, relative to dst_dirfd */
   bool command_line_arg;        /* SRC is an operand, not found inside */
   dev_t parent_dev;             /* device of SRC's parent, for -x */
   struct ancestor const *ancestors; /* the directories SRC is in */
@@ -225,31 +238,72 @@ enum owner_result
   OWNER_FAILED                  /* not, and that is an error, diagnosed */
 };
 
-/* Give DST (open as FD, or -1 to use the name) the owner and group of
-   SRC_ST.  */
-static enum owner_result
-set_owner (struct cp_options const *x, char const *dst, int fd,
-           struct stat const *src_st, bool symlink)
+/* The attribute calls on the copy J->dst: through FD when it is open
+   (FD >= 0), else by its name relative to the destination directory,
+   never following a symlink that has taken the copy's place.  */
+
+static int
+dst_chown (struct job const *j, int fd, uid_t uid, gid_t gid)
 {
-  uid_t uid = src_st->st_uid;
-  gid_t gid = src_st->st_gid;
-  int r = (fd >= 0 ? fchown (fd, uid, gid)
-           : symlink ? lchown (dst, uid, gid) : chown (dst, uid, gid));
-  if (r == 0)
+  return (fd >= 0 ? fchown (fd, uid, gid)
+          : fchownat (dst_dirfd, j->dst_rel, uid, gid, AT_SYMLINK_NOFOLLOW));
+}
+
+static int
+dst_chmod (struct job const *j, int fd, mode_t mode)
+{
+  return (fd >= 0 ? fchmod (fd, mode)
+          : fchmodat (dst_dirfd, j->dst_rel, mode, AT_SYMLINK_NOFOLLOW));
+}
+
+static int
+dst_utimens (struct job const *j, int fd, struct timespec const ts[2])
+{
+  return (fd >= 0 ? futimens (fd, ts)
+          : utimensat (dst_dirfd, j->dst_rel, ts, AT_SYMLINK_NOFOLLOW));
+}
+
+/* Give J->dst (open as FD, or -1) the owner and group of J->src.  */
+static enum owner_result
+set_owner (struct job const *j, int fd, struct cp_options const *x)
+{
+  uid_t uid = j->src_st.st_uid;
+  gid_t gid = j->src_st.st_gid;
+  if (dst_chown (j, fd, uid, gid) == 0)
     return OWNER_KEPT;
   if (chown_failure_ok (x))
     {
       /* Keeping the group may still be allowed; losing it is fine.  */
       int saved = errno;
-      if (fd >= 0)
-        r = fchown (fd, -1, gid);
-      else
-        r = symlink ? lchown (dst, -1, gid) : chown (dst, -1, gid);
+      dst_chown (j, fd, -1, gid);
       errno = saved;
       return OWNER_LOST;
     }
-  error (0, errno, _("failed to preserve ownership for %s"), quoteaf (dst));
+  error (0, errno, _("failed to preserve ownership for %s"), quoteaf (j->dst));
   return OWNER_FAILED;
+}
+
+/* An existing J->dst (open as FD, or -1) is about to change owner
+   before it gets its final mode: until then, leave it only the owner
+   permissions that both its old mode and its source's mode give, so
+   that neither the old owner nor the group and others can open it in
+   between (GNU cp does the same).  */
+static bool
+restrict_before_chown (struct job const *j, int fd)
+{
+  struct stat st;
+  if ((fd >= 0 ? fstat (fd, &st)
+       : fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW)) != 0)
+    {
+      error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
+      return false;
+    }
+  if (dst_chmod (j, fd, st.st_mode & j->src_st.st_mode & S_IRWXU) != 0)
+    {
+      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
+      return false;
+    }
+  return true;
 }
 
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
@@ -326,20 +380,22 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
                 struct cp_options const *x)
 {
   bool symlink = S_ISLNK (j->src_st.st_mode);
-  bool ok = true;
   mode_t src_mode = j->src_st.st_mode;
-  enum owner_result owner = (x->preserve_ownership
-                             ? set_owner (x, j->dst, dst_fd, &j->src_st,
-                                          symlink)
-                             : OWNER_KEPT);
+  enum owner_result owner = OWNER_KEPT;
+  if (x->preserve_ownership)
+    {
+      if (!j->new_dst && x->preserve_mode && !symlink
+          && !restrict_before_chown (j, dst_fd))
+        return false;
+      owner = set_owner (j, dst_fd, x);
+    }
 
   /* With the wrong owner, the source's xattrs and mode could give the
      copy to the wrong people: as GNU cp, leave it with the mode it was
      made with, which lets nobody else in.  */
   bool perms = !symlink && owner != OWNER_FAILED;
-  if (owner == OWNER_FAILED)
-    ok = false;
-  else if (owner == OWNER_LOST)
+  bool ok = owner != OWNER_FAILED;
+  if (owner == OWNER_LOST)
     {
       /* The copy belongs to us now: it must not get set-ID bits meant
          for its source's owner, nor, unless it is a directory, the
@@ -363,9 +419,11 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
           ok = false;
         }
     }
-  else if (new_mode != KEEP_MODE
-           && (dst_fd >= 0 ? fchmod (dst_fd, new_mode)
-               : chmod (j->dst, new_mode)) != 0)
+  else if (new_mode == KEEP_MODE)
+    ;
+  else if (x->explicit_no_preserve_mode
+           ? qset_acl (j->dst, dst_fd, new_mode) != 0
+           : dst_chmod (j, dst_fd, new_mode) != 0)
     {
       error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
       ok = false;
@@ -375,11 +433,9 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
     {
       struct timespec ts[2] = { get_stat_atime (&j->src_st),
                                 get_stat_mtime (&j->src_st) };
-      int r = (symlink ? lutimens (j->dst, ts)
-               : dst_fd >= 0 ? fdutimens (dst_fd, j->dst, ts)
-               : utimens (j->dst, ts));
       /* Symlink times cannot be set everywhere; GNU cp does not care.  */
-      if (r != 0 && !(symlink && errno == ENOSYS))
+      if (dst_utimens (j, dst_fd, ts) != 0
+          && !(symlink && (errno == ENOSYS || errno == EOPNOTSUPP)))
         {
           error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
           ok = false;
@@ -388,11 +444,21 @@ set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
   return ok;
 }
 
-/* The mode bits a new copy of a file with mode SRC_MODE gets before
-   any preservation: the source's permissions, or with --no-preserve=mode
-   the default ones; the umask applies.  Set-ID bits are not copied
-   (they are only with the owner), but a directory keeps its sticky
-   bit, as mkdir would.  */
+/* The permissions a copy of a file of mode SRC_MODE is created with:
+   its source's, not masked, so that the kernel applies the umask or,
+   instead, the parent directory's default ACL (as GNU cp has it).  A
+   directory keeps its sticky bit.  */
+static mode_t
+create_perms (mode_t src_mode, bool dir)
+{
+  return src_mode & (S_IRWXU | S_IRWXG | S_IRWXO | (dir ? S_ISVTX : 0));
+}
+
+/* The mode bits a new copy of a file with mode SRC_MODE ends with when
+   its mode is not preserved but set: the source's permissions, or with
+   --no-preserve=mode the default ones; the umask applies.  Set-ID bits
+   are not copied (they are only with the owner), but a directory keeps
+   its sticky bit, as mkdir would.  */
 static mode_t
 new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
 {
@@ -418,7 +484,7 @@ print_verbose (struct job const *j)
 static bool
 remove_dst (struct job *j, struct cp_options const *x)
 {
-  if (unlink (j->dst) != 0 && errno != ENOENT)
+  if (unlinkat (dst_dirfd, j->dst_rel, 0) != 0 && errno != ENOENT)
     {
       error (0, errno, _("cannot remove %s"), quoteaf (j->dst));
       return false;
@@ -437,18 +503,29 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
           struct cp_options const *x)
 {
   mode_t mode = new_file_mode (src_st->st_mode, false, x);
+  mode_t perms = create_perms (src_st->st_mode, false);
   /* While the owner is wrong, nobody else may open the file: it is made
      with just the owner's permissions of its source (even with
      --no-preserve=mode, as GNU cp makes it, which shows when the owner
      cannot be set).  */
   bool owner_first = x->preserve_ownership;
-  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : mode;
+  mode_t create_mode = owner_first ? src_st->st_mode & S_IRWXU : perms;
+  /* Setting xattrs takes write permission on the file, even through a
+     descriptor open for writing: the owner has it until the final
+     mode.  */
+  if (x->preserve_xattr)
+    create_mode |= S_IWUSR;
+  /* --no-preserve=mode always sets the default mode, which also drops
+     an ACL inherited from the directory.  */
+  bool later_mode = (!x->preserve_mode
+                     && (create_mode != perms
+                         || x->explicit_no_preserve_mode));
   *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
     {
-      int fd = open (j->dst, O_WRONLY | O_BINARY
-                     | (x->data_copy_skipped ? 0 : O_TRUNC));
+      int fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY
+                       | (x->data_copy_skipped ? 0 : O_TRUNC));
       if (0 <= fd)
         return fd;
       if (errno == ENOENT && S_ISLNK (j->dst_st.st_mode))
@@ -461,8 +538,9 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
                      quoteaf (j->dst));
               return -1;
             }
-          fd = open (j->dst, O_WRONLY | O_CREAT | O_BINARY, create_mode);
-          if (0 <= fd && owner_first && !x->preserve_mode)
+          fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_BINARY,
+                       create_mode);
+          if (0 <= fd && later_mode)
             *new_mode = mode;
         }
       else if (x->unlink_dest_after_failed_open)
@@ -480,8 +558,8 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
         }
     }
 
-  int fd = open (j->dst, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
-                 create_mode);
+  int fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
+                   create_mode);
   if (fd < 0)
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
@@ -491,7 +569,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
       error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
       return -1;
     }
-  if (owner_first && !x->preserve_mode)
+  if (later_mode)
     *new_mode = mode;
   return fd;
 }
@@ -564,11 +642,12 @@ copy_symlink (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot read symbolic link %s"), quoteaf (j->src));
       return false;
     }
-  bool ok = symlink (target, j->dst) == 0;
+  bool ok = symlinkat (target, dst_dirfd, j->dst_rel) == 0;
   if (!ok && errno == EEXIST && !j->new_dst)
     {
       /* An identical symlink there already is as good as a new one.  */
-      char *old = areadlink_with_size (j->dst, j->dst_st.st_size);
+      char *old = areadlinkat_with_size (dst_dirfd, j->dst_rel,
+                                         j->dst_st.st_size);
       ok = old && strcmp (old, target) == 0;
       free (old);
       errno = EEXIST;
@@ -586,45 +665,95 @@ copy_symlink (struct job *j, struct cp_options const *x)
 static bool
 copy_special (struct job *j, struct cp_options const *x)
 {
-  mode_t mode = new_file_mode (j->src_st.st_mode, false, x);
+  /* As a regular file: just the owner's permissions while the owner
+     is wrong, and the default mode set with --no-preserve=mode.  */
+  mode_t mode = (x->preserve_ownership ? j->src_st.st_mode & S_IRWXU
+                 : create_perms (j->src_st.st_mode, false));
+  mode_t final_mode = KEEP_MODE;
+  if (!x->preserve_mode
+      && (x->preserve_ownership || x->explicit_no_preserve_mode))
+    final_mode = new_file_mode (j->src_st.st_mode, false, x);
   if (S_ISFIFO (j->src_st.st_mode))
     {
-      if (mkfifo (j->dst, mode) != 0)
+      if (mkfifoat (dst_dirfd, j->dst_rel, mode) != 0)
         {
           error (0, errno, _("cannot create fifo %s"), quoteaf (j->dst));
           return false;
         }
     }
-  else if (mknod (j->dst, (j->src_st.st_mode & S_IFMT) | mode,
-                  j->src_st.st_rdev) != 0)
+  else if (mknodat (dst_dirfd, j->dst_rel, (j->src_st.st_mode & S_IFMT) | mode,
+                    j->src_st.st_rdev) != 0)
     {
       error (0, errno, _("cannot create special file %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, KEEP_MODE, x);
+  return set_attributes (j, -1, -1, final_mode, x);
 }
 
-/* Make DST a hard link to SRC; with REPLACE, a link to an existing
-   DST replaces it.  FOLLOW links to what a symlink SRC points to.  */
-static bool
-make_hard_link (char const *src, char const *dst, bool replace, bool follow,
-                struct cp_options const *x)
+/* A link to make: a hard link to the file SRC (relative to SRC_DIRFD;
+   FOLLOW: to what a symlink there points to), or a symbolic link
+   holding SRC.  */
+struct new_link
 {
-  int flags = follow ? AT_SYMLINK_FOLLOW : 0;
-  if (linkat (AT_FDCWD, src, AT_FDCWD, dst, flags) == 0)
-    return true;
-  if (errno == EEXIST && replace)
+  bool symbolic;
+  int src_dirfd;
+  char const *src;
+  bool follow;
+};
+
+/* Make the link *ARG as NAME, relative to dst_dirfd.  */
+static int
+link_as (char *name, void *arg)
+{
+  struct new_link const *l = arg;
+  return (l->symbolic ? symlinkat (l->src, dst_dirfd, name)
+          : linkat (l->src_dirfd, l->src, dst_dirfd, name,
+                    l->follow ? AT_SYMLINK_FOLLOW : 0));
+}
+
+/* Make the link L as REL, relative to dst_dirfd.  With REPLACE, a file
+   already there is replaced by making the link under a temporary name
+   beside it and renaming that over it: REL never stops naming a file.
+   Return 0, or -1 with errno set.  */
+static int
+force_link (struct new_link *l, char const *rel, bool replace)
+{
+  char *tmp = xstrdup (rel);
+  int r = link_as (tmp, l);
+  free (tmp);
+  if (r == 0 || errno != EEXIST || !replace)
+    return r;
+
+  size_t dir_len = last_component (rel) - rel;
+  tmp = xmalloc (dir_len + sizeof "CprXXXXXX");
+  memcpy (tmp, rel, dir_len);
+  strcpy (tmp + dir_len, "CprXXXXXX");
+  r = try_tempname (tmp, 0, l, link_as);
+  if (r == 0)
     {
-      if (unlink (dst) != 0)
-        {
-          error (0, errno, _("cannot remove %s"), quoteaf (dst));
-          return false;
-        }
-      if (linkat (AT_FDCWD, src, AT_FDCWD, dst, flags) == 0)
-        return true;
+      r = renameat (dst_dirfd, tmp, dst_dirfd, rel);
+      int err = errno;
+      /* rename leaves both names when they are links to one file.  */
+      unlinkat (dst_dirfd, tmp, 0);
+      errno = err;
     }
+  free (tmp);
+  return r;
+}
+
+/* Make J->dst a hard link to SRC_NAME, which is SRC relative to
+   SRC_DIRFD; with REPLACE, a link to an existing J->dst replaces it.
+   FOLLOW links to what a symlink SRC points to.  */
+static bool
+make_hard_link (int src_dirfd, char const *src, char const *src_name,
+                struct job const *j, bool replace, bool follow)
+{
+  struct new_link l = { .src_dirfd = src_dirfd, .src = src,
+                        .follow = follow };
+  if (force_link (&l, j->dst_rel, replace) == 0)
+    return true;
   error (0, errno, _("cannot create hard link %s to %s"),
-         quoteaf_n (0, dst), quoteaf_n (1, src));
+         quoteaf_n (0, j->dst), quoteaf_n (1, src_name));
   return false;
 }
 
@@ -649,19 +778,11 @@ make_symbolic_link (struct job *j, struct cp_options const *x)
           return false;
         }
     }
-  if (symlink (j->src, j->dst) == 0)
+  struct new_link l = { .symbolic = true, .src = j->src };
+  if (force_link (&l, j->dst_rel,
+                  !j->new_dst && (x->unlink_dest_after_failed_open
+                                  || x->unlink_dest_before_opening)) == 0)
     return true;
-  if (errno == EEXIST && !j->new_dst
-      && (x->unlink_dest_after_failed_open || x->unlink_dest_before_opening))
-    {
-      if (unlink (j->dst) != 0)
-        {
-          error (0, errno, _("cannot remove %s"), quoteaf (j->dst));
-          return false;
-        }
-      if (symlink (j->src, j->dst) == 0)
-        return true;
-    }
   error (0, errno, _("cannot create symbolic link %s to %s"),
          quoteaf_n (0, j->dst), quoteaf_n (1, j->src));
   return false;
@@ -702,6 +823,28 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
   return ok;
 }
 
+/* Set the attributes of the directory copy J->dst (see set_attributes)
+   through a descriptor, so that whatever is renamed into its place in
+   the meantime does not get them (a symlink there is refused).  Only an
+   existing directory we may not read is changed by name, with the calls
+   that do not follow symlinks.  */
+static bool
+set_dir_attributes (struct job const *j, mode_t final_mode,
+                    struct cp_options const *x)
+{
+  int fd = openat (dst_dirfd, j->dst_rel,
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno != EACCES)
+    {
+      error (0, errno, _("cannot access %s"), quoteaf (j->dst));
+      return false;
+    }
+  bool ok = set_attributes (j, -1, fd, final_mode, x);
+  if (0 <= fd)
+    close (fd);
+  return ok;
+}
+
 /* Copy the directory J->src to J->dst, creating it if needed, then its
    contents, then its attributes (last, so that a read-only or old
    timestamp does not get in the way of filling it).  */
@@ -712,29 +855,40 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
   if (j->new_dst)
     {
       /* Until the attributes are set, the directory must be ours to
-         fill, and nobody else's to look into while its owner is
-         wrong.  */
-      mode_t mode = new_file_mode (j->src_st.st_mode, true, x);
-      mode_t omitted = x->preserve_ownership ? S_IRWXG | S_IRWXO : 0;
-      if (mkdir (j->dst, (mode & ~omitted) | S_IRWXU) != 0)
+         fill: nobody else may add, remove or rename entries in it, nor
+         look into it at all while its owner is wrong.  */
+      mode_t perms = create_perms (j->src_st.st_mode, true);
+      mode_t omitted = (x->preserve_ownership ? S_IRWXG | S_IRWXO
+                        : S_IWGRP | S_IWOTH);
+      mode_t added = S_IRWXU & ~perms;
+      if (mkdirat (dst_dirfd, j->dst_rel, (perms & ~omitted) | added) != 0)
         {
           error (0, errno, _("cannot create directory %s"), quoteaf (j->dst));
           return false;
         }
       struct stat st;
-      if (lstat (j->dst, &st) != 0)
+      if (fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
         {
           error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
           return false;
         }
-      remember (dir_copies, &st, j->dst_rel);
+      remember (dir_copies, &st, j->dst_rel, NULL);
       if (x->verbose)
         print_verbose (j);
-      /* Keep the set-group-ID bit the directory inherited from its
-         parent, as mkdir with the final mode would have.  */
-      mode |= st.st_mode & S_ISGID;
-      if (!x->preserve_mode && (st.st_mode & 07777) != mode)
-        final_mode = mode;
+      /* The final mode gives back what was omitted (unless the umask
+         would have taken it anyway) and takes away what was added, on
+         top of the mode the directory got: a default ACL, not the
+         umask, may have decided that.  The set-group-ID bit inherited
+         from the parent stays.  --no-preserve=mode sets the default
+         mode.  */
+      mode_t back = perms & omitted & ~x->umask_kill;
+      if (x->preserve_mode)
+        ;
+      else if (x->explicit_no_preserve_mode)
+        final_mode = (new_file_mode (j->src_st.st_mode, true, x)
+                      | (st.st_mode & S_ISGID));
+      else if (back || added)
+        final_mode = ((st.st_mode & 07777) | back) & ~added;
     }
 
   bool ok = true;
@@ -745,18 +899,20 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
 
   if (j->new_dst || x->preserve_mode || x->preserve_ownership
       || x->preserve_timestamps || x->preserve_xattr)
-    ok &= set_attributes (j, -1, -1, final_mode, x);
+    ok &= set_dir_attributes (j, final_mode, x);
   return ok;
 }
 
 bool
 copy_dir_attributes (char const *src_name, struct stat const *src_st,
-                     char const *dst_name, bool new_dst,
+                     char const *dst_name, int dst_dir_fd,
+                     char const *dst_relname, bool new_dst, mode_t final_mode,
                      struct cp_options const *x)
 {
-  struct job j = { .src = src_name, .dst = dst_name, .src_st = *src_st,
-                   .new_dst = new_dst };
-  return set_attributes (&j, -1, -1, KEEP_MODE, x);
+  struct job j = { .src = src_name, .dst = dst_name, .dst_rel = dst_relname,
+                   .src_st = *src_st, .new_dst = new_dst };
+  dst_dirfd = dst_dir_fd;
+  return set_dir_attributes (&j, final_mode, x);
 }
 
 /* Stat J->src as the symlink policy says.  */
@@ -799,23 +955,29 @@ same_file_ok (struct job const *j, struct cp_options const *x,
       if (!S_ISLNK (s->st_mode) && lstat (j->src, &lst) == 0
           && S_ISLNK (lst.st_mode))
         return false;
-      if (x->symbolic_link)
+      if (x->symbolic_link || same_name (j->src, j->dst))
         return false;
+      /* Two hard links to one symlink: the copy is there already,
+         unless the destination name is to be backed up first.  */
       if (S_ISLNK (s->st_mode) && S_ISLNK (d->st_mode))
-        return false;
+        {
+          *nothing_to_do = !backup;
+          return true;
+        }
       /* Another name for the file can be moved or removed out of the
          way, leaving the source in place.  */
-      return ((backup || x->unlink_dest_before_opening)
-              && !same_name (j->src, j->dst));
+      return backup || x->unlink_dest_before_opening;
     }
 
   if (x->hard_link || x->symbolic_link || backup)
     return true;
 
   struct stat f;
-  /* Writing through a symlink to the source would truncate it.  */
+  /* Writing through a symlink to the source would truncate it; one
+     removed first is no danger.  */
   if (S_ISLNK (d->st_mode) && !S_ISLNK (s->st_mode)
-      && stat (j->dst, &f) == 0 && SAME_INODE (f, *s))
+      && !x->unlink_dest_before_opening
+      && fstatat (dst_dirfd, j->dst_rel, &f, 0) == 0 && SAME_INODE (f, *s))
     return false;
   /* Replacing the source's target with the symlink would lose it.  */
   if (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
@@ -824,9 +986,11 @@ same_file_ok (struct job const *j, struct cp_options const *x,
   return true;
 }
 
-/* Ask whether to overwrite J->dst (-i).  */
+/* Ask whether to overwrite J->dst (-i).  An unwritable one is named
+   with its mode: with -f or --remove-destination it is replaced rather
+   than written to.  */
 static bool
-overwrite_ok (struct job const *j)
+overwrite_ok (struct job const *j, struct cp_options const *x)
 {
   if (euidaccess (j->dst, W_OK) != 0 && errno == EACCES
       && !S_ISLNK (j->dst_st.st_mode))
@@ -834,13 +998,38 @@ overwrite_ok (struct job const *j)
       char perms[12];
       strmode (j->dst_st.st_mode, perms);
       perms[10] = '\0';
-      fprintf (stderr, _("%s: unwritable %s (mode %04lo, %s); try anyway? "),
-               program_name, quoteaf (j->dst),
-               (unsigned long) (j->dst_st.st_mode & 07777), perms + 1);
+      unsigned long mode = j->dst_st.st_mode & 07777;
+      if (x->unlink_dest_after_failed_open || x->unlink_dest_before_opening)
+        fprintf (stderr, _("%s: replace %s, overriding mode %04lo (%s)? "),
+                 program_name, quoteaf (j->dst), mode, perms + 1);
+      else
+        fprintf (stderr, _("%s: unwritable %s (mode %04lo, %s); try anyway? "),
+                 program_name, quoteaf (j->dst), mode, perms + 1);
     }
   else
     fprintf (stderr, _("%s: overwrite %s? "), program_name, quoteaf (j->dst));
   return yesno ();
+}
+
+/* The name BASE in the directory of NAME.  */
+static char *
+beside (char const *name, char const *base)
+{
+  if (last_component (name) == name)
+    return xstrdup (base);
+  char *dir = dir_name (name);
+  char *r = file_name_concat (dir, base, NULL);
+  free (dir);
+  return r;
+}
+
+/* Forget the backup of J.  */
+static void
+free_backup (struct job *j)
+{
+  free (j->backup);
+  free (j->backup_rel);
+  j->backup = j->backup_rel = NULL;
 }
 
 /* Move the existing J->dst out of the way as its backup.  */
@@ -862,31 +1051,29 @@ make_backup (struct job *j, struct cp_options const *x)
   /* Rename relative to DST's directory: this gnulib's backup_file_rename
      renames a numbered-existing backup that turns out simple through
      the wrong directory when the name has a directory part.  */
-  char *dir = dir_name (j->dst);
-  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  char *dir = dir_name (j->dst_rel);
+  int dir_fd = openat (dst_dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0)
     {
       error (0, errno, _("cannot backup %s"), quoteaf (j->dst));
       free (dir);
       return false;
     }
-  char *base = backup_file_rename (dir_fd, last_component (j->dst),
+  char *base = backup_file_rename (dir_fd, last_component (j->dst_rel),
                                    x->backup_type);
   int err = errno;
   close (dir_fd);
+  free (dir);
   if (!base)
     {
-      free (dir);
       if (err == ENOENT)
         return true;
       error (0, err, _("cannot backup %s"), quoteaf (j->dst));
       return false;
     }
-  j->backup = (last_component (j->dst) == j->dst ? base
-               : file_name_concat (dir, base, NULL));
-  if (j->backup != base)
-    free (base);
-  free (dir);
+  j->backup = beside (j->dst, base);
+  j->backup_rel = beside (j->dst_rel, base);
+  free (base);
   j->new_dst = true;
   return true;
 }
@@ -897,11 +1084,26 @@ undo_backup (struct job *j)
 {
   if (j->backup)
     {
-      if (rename (j->backup, j->dst) != 0)
+      if (renameat (dst_dirfd, j->backup_rel, dst_dirfd, j->dst_rel) != 0)
         error (0, errno, _("cannot un-backup %s"), quoteaf (j->dst));
-      free (j->backup);
-      j->backup = NULL;
+      free_backup (j);
     }
+}
+
+/* Whether the copy of J->src would be written through a symlink that
+   this invocation made as J->dst, into wherever that points.  */
+static bool
+through_new_symlink (struct job const *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  struct stat st;
+  return (x->dest_info
+          && (S_ISREG (m) || (x->copy_as_regular && !S_ISDIR (m)
+                              && !S_ISLNK (m)))
+          && !x->unlink_dest_before_opening && x->backup_type == no_backups
+          && !x->hard_link && !x->symbolic_link
+          && fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && S_ISLNK (st.st_mode) && seen_file (x->dest_info, j->dst, &st));
 }
 
 /* Deal with an existing destination J->dst before copying J->src onto
@@ -913,6 +1115,16 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   bool src_dir = S_ISDIR (j->src_st.st_mode);
   bool dst_dir = S_ISDIR (j->dst_st.st_mode);
   *skip = false;
+
+  /* -n skips a destination that exists through the symlink; one that
+     dangles is refused all the same (as by GNU cp).  */
+  if (!(x->interactive == I_ALWAYS_NO && !S_ISLNK (j->dst_st.st_mode))
+      && through_new_symlink (j, x))
+    {
+      error (0, 0, _("will not copy %s through just-created symlink %s"),
+             quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+      return false;
+    }
 
   if (x->interactive == I_ALWAYS_NO && !src_dir)
     {
@@ -949,14 +1161,15 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
     return true;
 
   if (x->update
-      && 0 <= utimecmp (j->dst, &j->dst_st, &j->src_st,
-                        UTIMECMP_TRUNCATE_SOURCE))
+      && 0 <= utimecmpat (dst_dirfd, j->dst_rel, &j->dst_st, &j->src_st,
+                          (x->preserve_timestamps
+                           ? UTIMECMP_TRUNCATE_SOURCE : 0)))
     {
       *skip = true;
       return true;
     }
 
-  if (x->interactive == I_ASK_USER && !overwrite_ok (j))
+  if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))
     {
       *skip = true;
       return true;
@@ -999,14 +1212,14 @@ copy_by_kind (struct job *j, struct cp_options const *x,
   if (x->symbolic_link)
     return make_symbolic_link (j, x);
   if (x->hard_link)
-    return make_hard_link (j->src, j->dst,
+    return make_hard_link (AT_FDCWD, j->src, j->src, j,
                            /* -i: the user said yes to replacing it.  */
                            (x->unlink_dest_after_failed_open
                             || x->unlink_dest_before_opening
                             || x->interactive == I_ASK_USER),
                            x->dereference == DEREF_ALWAYS
                            || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
-                               && j->command_line_arg), x);
+                               && j->command_line_arg));
   if (S_ISLNK (mode))
     return copy_symlink (j, x);
   if (S_ISREG (mode) || x->copy_as_regular)
@@ -1037,13 +1250,14 @@ link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
   *done = false;
   if (!may_be_linked (j, x))
     return true;
-  char const *earlier = recall (copied_sources, &j->src_st);
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
   if (!earlier)
     return true;
   *done = true;
   if (x->verbose)
     print_verbose (j);
-  return make_hard_link (earlier, j->dst, true, false, x);
+  return make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
+                         false);
 }
 
 /* Check whether the source directory of J was met before in this
@@ -1062,7 +1276,7 @@ check_dir_copied (struct job const *j, struct cp_options const *x,
   if (!earlier)
     {
       if (j->command_line_arg)
-        remember (dir_copies, &j->src_st, j->dst_rel);
+        remember (dir_copies, &j->src_st, j->dst_rel, NULL);
       return true;
     }
   if (same_nameat (AT_FDCWD, j->src, dst_dirfd, earlier))
@@ -1111,10 +1325,11 @@ stat_dst (struct job *j, struct cp_options const *x)
                     || x->symbolic_link || x->hard_link
                     || x->backup_type != no_backups
                     || x->unlink_dest_before_opening);
-  if (!use_lstat && stat (j->dst, &j->dst_st) == 0)
+  if (!use_lstat && fstatat (dst_dirfd, j->dst_rel, &j->dst_st, 0) == 0)
     return 0;
   /* A dangling or looping symlink is itself the destination.  */
-  return lstat (j->dst, &j->dst_st) == 0 ? 0 : errno;
+  return (fstatat (dst_dirfd, j->dst_rel, &j->dst_st, AT_SYMLINK_NOFOLLOW) == 0
+          ? 0 : errno);
 }
 
 static bool
@@ -1184,7 +1399,6 @@ copy_internal (char const *src, char const *dst, char const *dst_rel,
       if (!ok || done)
         {
           undo_backup (&j);
-          free (j.backup);
           return ok;
         }
     }
@@ -1199,12 +1413,13 @@ copy_internal (char const *src, char const *dst, char const *dst_rel,
   else
     {
       if (!linked && may_be_linked (&j, x))
-        remember (copied_sources, &j.src_st, dst);
+        remember (copied_sources, &j.src_st, dst, dst_rel);
       struct stat dst_st;
-      if (x->dest_info && lstat (dst, &dst_st) == 0)
+      if (x->dest_info
+          && fstatat (dst_dirfd, dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
         record_file (x->dest_info, dst, &dst_st);
     }
-  free (j.backup);
+  free_backup (&j);
   return ok;
 }
 

@@ -22,18 +22,7 @@
 
 #include "backupfile.h"
 #include "hash.h"
-#include "quotearg.h"
 #include "data.h"
-
-/* Names in diagnostics are quoted as GNU tools quote them: always
-   quoted and shell-escaped in the middle of a sentence (quoteaf), and
-   only when needed at the start of a "NAME: ..." message (quotef).  */
-#define quoteaf(arg) \
-  quotearg_style (shell_escape_always_quoting_style, arg)
-#define quoteaf_n(n, arg) \
-  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
-#define quotef(arg) \
-  quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
 
 /* Which symbolic links in SOURCE are followed.  */
 enum dereference_symlink
@@ -152,10 +141,13 @@ void dest_info_init (struct cp_options *x);
 void src_info_init (struct cp_options *x);
 
 /* Like copy's attribute step, for the parent directories that
-   --parents creates: give DST_NAME the attributes of SRC_NAME
-   (whose stat is *SRC_ST) that *X preserves.  */
+   --parents creates: give DST_NAME, which is DST_RELNAME relative to
+   DST_DIR_FD, the attributes of SRC_NAME (whose stat is *SRC_ST) that
+   *X preserves, and FINAL_MODE unless it is (mode_t) -1 or the mode
+   is preserved.  */
 bool copy_dir_attributes (char const *src_name, struct stat const *src_st,
-                          char const *dst_name, bool new_dst,
-                          struct cp_options const *x);
+                          char const *dst_name, int dst_dir_fd,
+                          char const *dst_relname, bool new_dst,
+                          mode_t final_mode, struct cp_options const *x);
 
 #endif

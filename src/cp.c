@@ -44,10 +44,10 @@
 
 #define AUTHORS "the copyrange developers"
 
-/* The notice --version prints (version_etc's format: the "(C)" sign
-   and the year).  */
+/* The notice --version prints, with version_etc's "(C)" sign (%s); the
+   year is the project's, not the one gnulib passes.  */
 char const version_etc_copyright[] =
-  "Copyright %s %d The copyrange authors.";
+  "Copyright %s 2026 The copyrange authors.";
 
 /* Long options without a short equivalent.  */
 enum
@@ -63,6 +63,7 @@ enum
   STRIP_TRAILING_SLASHES_OPTION,
   UNLINK_DEST_BEFORE_OPENING,
   DEREFERENCE_ABBREV_OPTION,
+  DEBUG_ABBREV_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -107,6 +108,10 @@ static struct option const long_options[] =
      --dereference, as GNU cp refuses it, not of "--d".  */
   {"d", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
   {"de", optional_argument, NULL, DEREFERENCE_ABBREV_OPTION},
+  /* Nor are --deb and --debu anything to GNU cp 9.1, which refuses
+     them as unknown; only the whole --debug is cpr's.  */
+  {"deb", optional_argument, NULL, DEBUG_ABBREV_OPTION},
+  {"debu", optional_argument, NULL, DEBUG_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -392,6 +397,9 @@ parse_options (int argc, char **argv, struct cli *c)
           }
         x->dereference = DEREF_ALWAYS;
         break;
+      case DEBUG_ABBREV_OPTION:
+        error (0, 0, _("unrecognized option '%s'"), argv[optind - 1]);
+        usage (EXIT_FAILURE);
       case 'L':
         x->dereference = DEREF_ALWAYS;
         break;
@@ -551,6 +559,7 @@ struct parent_dir
 {
   char *src;                    /* the source directory */
   char *dst;                    /* its copy */
+  char const *dst_rel;          /* the same, relative to the target */
   struct stat st;               /* the source's stat */
   bool created;                 /* the copy was made now */
 };
@@ -568,20 +577,31 @@ parent_dir_mode (struct stat const *st, struct cp_options const *x)
   return st->st_mode & (all | S_ISVTX);
 }
 
+/* NAME, an operand appended to the target directory by --parents, as a
+   name relative to the target: an absolute operand's leading slashes
+   would take the *at calls out of the target.  */
+static char const *
+relative (char const *name)
+{
+  return name + strspn (name, "/");
+}
+
 /* --parents: make sure the directories leading to DST_NAME exist, where
-   DST_NAME is the target directory followed, from SRC_OFFSET on, by the
-   operand.  If they do, that is all.  Otherwise create the missing ones
-   from the operand's leading directories, and list them all, old and
-   new, in *DIRS (*N_DIRS of them) for finish_parent_dirs: GNU cp gives
-   them all their sources' attributes.  */
+   DST_NAME is the target directory (open as TARGET_FD) followed, from
+   SRC_OFFSET on, by the operand.  If they do, that is all.  Otherwise
+   create the missing ones from the operand's leading directories, and
+   list them all, old and new, in *DIRS (*N_DIRS of them) for
+   finish_parent_dirs: GNU cp gives them all their sources'
+   attributes.  */
 static bool
-make_parent_dirs (char const *dst_name, size_t src_offset,
+make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
                   struct parent_dir **dirs, size_t *n_dirs,
                   struct cp_options const *x)
 {
-  char *parent = dir_name (dst_name);
+  char *parent = dir_name (relative (dst_name + src_offset));
   struct stat st;
-  bool exists = stat (parent, &st) == 0 && S_ISDIR (st.st_mode);
+  bool exists = (fstatat (target_fd, parent, &st, 0) == 0
+                 && S_ISDIR (st.st_mode));
   free (parent);
   if (exists)
     return true;
@@ -605,7 +625,7 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
           break;
         }
       bool created = false;
-      if (stat (dst, &dst_st) == 0)
+      if (fstatat (target_fd, relative (s), &dst_st, 0) == 0)
         {
           if (!S_ISDIR (dst_st.st_mode))
             {
@@ -620,11 +640,15 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
           /* Fill it first; finish_parent_dirs sets its mode.  */
           /* While the owner is wrong, the group and others get none
              of the permissions the source gives them (just those, as
-             GNU cp omits, which shows when the owner cannot be set).  */
+             GNU cp omits, which shows when the owner cannot be set);
+             while a preserved mode is not set yet, no write
+             permission.  */
           mode_t omitted = (x->preserve_ownership
-                            ? src_st.st_mode & (S_IRWXG | S_IRWXO) : 0);
-          if (mkdir (dst, (parent_dir_mode (&src_st, x) & ~omitted)
-                     | S_IRWXU) != 0)
+                            ? src_st.st_mode & (S_IRWXG | S_IRWXO)
+                            : x->preserve_mode ? S_IWGRP | S_IWOTH : 0);
+          if (mkdirat (target_fd, relative (s),
+                       (parent_dir_mode (&src_st, x) & ~omitted)
+                       | S_IRWXU) != 0)
             {
               error (0, errno, _("cannot make directory %s"), quoteaf (dst));
               ok = false;
@@ -638,6 +662,7 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
       struct parent_dir *d = &(*dirs)[(*n_dirs)++];
       d->src = xstrdup (s);
       d->dst = xstrdup (dst);
+      d->dst_rel = relative (d->dst + src_offset);
       d->st = src_st;
       d->created = created;
       *slash = '/';
@@ -646,14 +671,14 @@ make_parent_dirs (char const *dst_name, size_t src_offset,
   return ok;
 }
 
-/* After a --parents copy, if APPLY, give the leading directories the
-   attributes of their sources that are preserved, or at least their
-   final mode (the created ones), deepest first, until one fails: as in
-   GNU cp, that one and those above it keep the mode they were made
-   with.  Free DIRS.  */
+/* After a --parents copy, if APPLY, give the leading directories (in
+   the target open as TARGET_FD) the attributes of their sources that
+   are preserved, or at least their final mode (the created ones),
+   deepest first, until one fails: as in GNU cp, that one and those
+   above it keep the mode they were made with.  Free DIRS.  */
 static bool
-finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
-                    struct cp_options const *x)
+finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, int target_fd,
+                    bool apply, struct cp_options const *x)
 {
   bool preserve = (x->preserve_mode || x->preserve_ownership
                    || x->preserve_timestamps || x->preserve_xattr);
@@ -661,16 +686,14 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, bool apply,
   for (size_t i = n_dirs; 0 < i; i--)
     {
       struct parent_dir *d = &dirs[i - 1];
-      if (apply && preserve
-          && !copy_dir_attributes (d->src, &d->st, d->dst, d->created, x))
+      mode_t final_mode = (d->created && !x->preserve_mode
+                           ? (parent_dir_mode (&d->st, x)
+                              & ~(x->umask_kill & ~S_ISVTX))
+                           : (mode_t) -1);
+      if (apply && (preserve || final_mode != (mode_t) -1)
+          && !copy_dir_attributes (d->src, &d->st, d->dst, target_fd,
+                                   d->dst_rel, d->created, final_mode, x))
         ok = apply = false;
-      if (apply && d->created && !x->preserve_mode
-          && chmod (d->dst, parent_dir_mode (&d->st, x)
-                    & ~(x->umask_kill & ~S_ISVTX)) != 0)
-        {
-          error (0, errno, _("setting permissions for %s"), quoteaf (d->dst));
-          ok = apply = false;
-        }
       free (d->src);
       free (d->dst);
     }
@@ -694,17 +717,18 @@ copy_into_dir (char *arg, char const *target, int target_fd,
       size_t src_offset = strlen (dst) - strlen (arg);
       struct parent_dir *dirs = NULL;
       size_t n_dirs = 0;
-      ok = make_parent_dirs (dst, src_offset, &dirs, &n_dirs, &c->x);
+      ok = make_parent_dirs (dst, target_fd, src_offset, &dirs, &n_dirs,
+                             &c->x);
       /* The leading directories get their attributes only when they
          could all be made.  */
       if (ok)
         {
-          ok = copy (arg, dst, target_fd, dst + src_offset, false, &c->x,
-                     &copy_into_self);
-          ok &= finish_parent_dirs (dirs, n_dirs, true, &c->x);
+          ok = copy (arg, dst, target_fd, relative (dst + src_offset), false,
+                     &c->x, &copy_into_self);
+          ok &= finish_parent_dirs (dirs, n_dirs, target_fd, true, &c->x);
         }
       else
-        finish_parent_dirs (dirs, n_dirs, false, &c->x);
+        finish_parent_dirs (dirs, n_dirs, target_fd, false, &c->x);
       free (dst);
       return ok;
     }

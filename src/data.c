@@ -43,20 +43,11 @@
 #include "gettext.h"
 #include "intprops.h"
 #include "minmax.h"
-#include "quotearg.h"
 #include "safe-read.h"
 #include "stat-size.h"
 #include "xalloc.h"
 
 #define _(msgid) gettext (msgid)
-
-#ifndef quoteaf
-# define quoteaf(arg) quotearg_style (shell_escape_always_quoting_style, arg)
-# define quoteaf_n(n, arg) \
-    quotearg_n_style (n, shell_escape_always_quoting_style, arg)
-# define quotef(arg) \
-    quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
-#endif
 
 /* The clone ioctl (Linux 4.5), for headers that predate it.  */
 #ifndef FICLONE
@@ -100,8 +91,8 @@ enum
 /* The environment variable CPR_CHUNK_SIZE, a positive decimal number of
    bytes, fixes the chunk instead of adapting it.  It is a measuring hook
    for bench/ (the chunk-size sweep that justifies the defaults above),
-   not a user interface; any other value is ignored.  Return the fixed
-   chunk, or 0 to adapt.  */
+   documented as such in cpr(1) (doc/cpr.h2m); any other value is
+   ignored.  Return the fixed chunk, or 0 to adapt.  */
 static size_t
 fixed_chunk (void)
 {

@@ -20,6 +20,18 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "quotearg.h"
+
+/* Names in diagnostics are quoted as GNU tools quote them: always
+   quoted and shell-escaped in the middle of a sentence (quoteaf), and
+   only when needed at the start of a "NAME: ..." message (quotef).  */
+#define quoteaf(arg) \
+  quotearg_style (shell_escape_always_quoting_style, arg)
+#define quoteaf_n(n, arg) \
+  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
+#define quotef(arg) \
+  quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
+
 enum reflink_mode { REFLINK_NEVER, REFLINK_AUTO, REFLINK_ALWAYS };   /* --reflink[=WHEN] */
 enum sparse_mode  { SPARSE_UNUSED, SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS }; /* --sparse=WHEN */
 

@@ -12,11 +12,14 @@ src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) \
 # The man page is generated from --help and --version, and kept in the
 # repository so that building does not need help2man: after changing
 # either, run 'make update-man' and commit doc/cpr.1.
+# doc/cpr.h2m adds the sections --help has no place for (the environment).
 dist_man_MANS += doc/cpr.1
+EXTRA_DIST += doc/cpr.h2m
 HELP2MAN = help2man
 .PHONY: update-man
 update-man: src/cpr$(EXEEXT)
 	$(AM_V_GEN)$(HELP2MAN) --no-info --source=copyrange \
+	  --include=$(srcdir)/doc/cpr.h2m \
 	  --name='copy files and directories, moving the data with copy_range' \
 	  --output=$(srcdir)/doc/cpr.1 ./src/cpr$(EXEEXT)
 

@@ -40,7 +40,12 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/debug.sh				\
   tests/cpr/progname.sh				\
   tests/cpr/help-version.sh			\
-  tests/cpr/context.sh
+  tests/cpr/context.sh				\
+  tests/cpr/samefile.sh				\
+  tests/cpr/race.sh				\
+  tests/cpr/inject.sh				\
+  tests/cpr/coarse-time.sh			\
+  tests/cpr/default-acl.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =

@@ -42,11 +42,15 @@ sys_copy_range (int fd_in, kernel_loff_t *pos_in, int fd_out,
 static int kernel_has_copy_range;
 
 /* Find out once whether COPY_RANGE_SYSCALL is copy_range, given FD, a
-   descriptor known to be open.  The probe passes FD and a bad output
-   descriptor: copy_range validates both descriptors before anything else
-   and fails with EBADF.  cachestat, which has the same number on Linux 6.5
-   and later, takes (fd, range, cstat, flags) and fails with EFAULT on the
-   null range before looking at anything else.  Neither touches a file, a
+   descriptor known to be open, and not with O_PATH.  The probe passes FD
+   and a bad output descriptor: copy_range validates both descriptors
+   before anything else and fails with EBADF.  cachestat, which has the
+   same number on Linux 6.5 and later, takes (fd, range, cstat, flags)
+   and checks, in this order: FD (EBADF when it is not open, or open
+   with O_PATH), then reads the range (EFAULT on the null one), and only
+   then whether FD is on hugetlbfs (EOPNOTSUPP), may be examined (EPERM,
+   in later kernels) and FLAGS (EINVAL).  So with such an FD it fails
+   with EFAULT, never EBADF.  Neither touches a file, a
    kernel without the number fails with ENOSYS, and a seccomp filter with
    its own errno; all but EBADF mean that copy_range is not usable.  */
 static bool
@@ -67,9 +71,19 @@ ssize_t
 copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
             size_t count)
 {
-  /* The probe is only conclusive with an open FD_IN.  */
-  if (kernel_has_copy_range == 0 && fcntl (fd_in, F_GETFD) < 0)
-    return -1;
+  /* The probe is only conclusive with FD_IN open, and not with O_PATH
+     (which copy_range refuses with EBADF, as cachestat does).  */
+  if (kernel_has_copy_range == 0)
+    {
+      int flags = fcntl (fd_in, F_GETFL);
+      if (flags < 0)
+        return -1;
+      if (flags & O_PATH)
+        {
+          errno = EBADF;
+          return -1;
+        }
+    }
   if (!probe_copy_range (fd_in))
     {
       errno = ENOSYS;

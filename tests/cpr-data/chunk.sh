@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 
 emulate=
 kernel_has_copy_range_ || emulate=emulate

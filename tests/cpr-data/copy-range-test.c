@@ -16,7 +16,8 @@
 
 /* Usage: copy-range-test SRC DST COUNT
    First call copy_range with a closed input descriptor (which must not
-   decide the one-time probe), then copy COUNT bytes of SRC from offset 0
+   decide the one-time probe), and with COPY_RANGE_TEST_PATH set in the
+   environment with an O_PATH descriptor of SRC (nor must that), then copy COUNT bytes of SRC from offset 0
    to DST (created or truncated) at offset 0, and print for each call
    "RESULT ERRNO POS_IN POS_OUT", ERRNO the name, or 0.  */
 
@@ -61,6 +62,20 @@ main (int argc, char **argv)
   close (closed);
   ssize_t n = copy_range (closed, &in, dst, &out, count);
   show ("closed", n, errno, in, out);
+
+  if (getenv ("COPY_RANGE_TEST_PATH"))
+    {
+      int path = open (argv[1], O_PATH);
+      if (path < 0)
+        {
+          perror ("open");
+          return 2;
+        }
+      in = out = 0;
+      n = copy_range (path, &in, dst, &out, count);
+      show ("path", n, errno, in, out);
+      close (path);
+    }
 
   in = out = 0;
   n = copy_range (src, &in, dst, &out, count);

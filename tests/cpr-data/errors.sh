@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 kernel_has_copy_range_ && skip_ "the running kernel has copy_range"
 
 mkdir gnu ours || framework_failure_

@@ -6,6 +6,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 
 n=0
 for f in /proc/version /proc/sys/kernel/ostype /proc/sys/kernel/osrelease \

@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 
 mkdir gnu ours || framework_failure_
 ln -s /bin/cp gnu/cp || framework_failure_

@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 
 # Sources: holes at the start, middle and end; all hole; no hole; data
 # with blocks of zeros; an empty file.

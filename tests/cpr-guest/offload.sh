@@ -9,6 +9,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
 
 size=5242883    # 5 MiB + 3: not block-aligned

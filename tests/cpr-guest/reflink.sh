@@ -7,6 +7,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
 
 mkdir gnu ours || framework_failure_

@@ -7,6 +7,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
+fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
 
 d=$(mktemp -d "${CR_MNT_EXT4?}/cpr-sigint.XXXXXX") || framework_failure_

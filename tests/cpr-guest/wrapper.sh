@@ -6,6 +6,7 @@
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
 path_prepend_ ./tests/cpr-data
 

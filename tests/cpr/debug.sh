@@ -10,6 +10,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 test -n "${COPYRANGE_GUEST-}" && skip_ "a host test: in the guest copy_range works"
 test "$CPR" -ef "$CR_REF" && skip_ "GNU cp 9.1 has no --debug to test"

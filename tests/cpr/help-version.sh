@@ -12,6 +12,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 setup_tree ()
 {
@@ -68,6 +69,14 @@ for name in cp cpr; do
       echo "cpr --version says it is GNU cp: $(sed -n 1p version.cpr)" >&2
       fail=1
     fi
+    # The copyright notice is the project's, of the year its sources say
+    # (not gnulib's year).
+    year=$(sed -n 's/^ *Copyright (C) \([0-9]*\) The copyrange authors\..*/\1/p' \
+      "$abs_top_srcdir/src/cp.c")
+    grep -x "Copyright (C) $year The copyrange authors." version.cpr \
+      > /dev/null || {
+      echo "cpr --version's copyright is not of $year:"; cat version.cpr
+      fail=1; } >&2
   fi
 done
 

@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 CR_BLOCKS=yes
 

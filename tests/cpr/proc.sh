@@ -8,6 +8,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 test -r /proc/version || skip_ "no /proc"
 

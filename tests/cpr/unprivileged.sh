@@ -10,6 +10,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 user=nobody
 require_user_ $user
@@ -70,9 +71,31 @@ cpr_case $u -b mine rodir/f
 cpr_case $u -b mine ro
 cpr_case $u --cr-stdin=y -i mine ro
 cpr_case $u --cr-stdin=n -i mine ro
+for ans in y n; do
+  cpr_case $u --cr-stdin=$ans -if mine ro
+  cpr_case $u --cr-stdin=$ans -fi mine ro
+  cpr_case $u --cr-stdin=$ans -i --remove-destination mine ro
+  cpr_case $u --cr-stdin=$ans -if mine wdir/ro
+done
 cpr_case $u -l others new
 cpr_case $u -s secret new
 cpr_case $u -s mine rodir/new
+
+# Extended attributes of a read-only file: the copy is writable by its
+# owner until they are set.
+printf x > xattr-probe || framework_failure_
+if command -v setfattr > /dev/null &&
+   setfattr -n user.probe -v 1 xattr-probe 2>/dev/null; then
+  setup_xattr ()
+  {
+    setup_tree && setfattr -n user.foo -v bar ro mine
+  }
+  for opt in --preserve=xattr -a --preserve=xattr,mode \
+      '--preserve=xattr --no-preserve=mode' --preserve=all; do
+    cpr_case $u --cr-setup=setup_xattr $opt ro new
+    cpr_case $u --cr-setup=setup_xattr $opt mine new
+  done
+fi
 
 # Ownership and modes that the user may not set.
 cpr_case $u -p others new

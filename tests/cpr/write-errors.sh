@@ -15,6 +15,7 @@ fi
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr/compare-lib.sh"
+fail=0
 
 setup_tree ()
 {
