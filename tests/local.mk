@@ -118,6 +118,13 @@ GUEST_TESTS += tests/kernel/abi.sh tests/kernel/data.sh \
   tests/kernel/interrupt.sh tests/kernel/compare.sh tests/kernel/selftest.sh
 EXTRA_DIST += tests/kernel/each-fs.sh
 
+# A signal that comes before a call has copied anything restarts it,
+# unless a handler without SA_RESTART runs.
+check_PROGRAMS += tests/kernel/cr-restart
+tests_kernel_cr_restart_SOURCES = tests/kernel/restart.c $(kernel_test_common)
+tests_kernel_cr_restart_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/restart.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do
