@@ -157,6 +157,12 @@ tests/kernel/cr-compat32: $(srcdir)/tests/kernel/compat32.c
 	    echo 'exit 99'; } > $@-t && chmod +x $@-t && mv $@-t $@; \
 	fi
 
+# fsfreeze waits for one step of a copy, not for the whole copy.
+check_PROGRAMS += tests/kernel/cr-freeze
+tests_kernel_cr_freeze_SOURCES = tests/kernel/freeze.c $(kernel_test_common)
+tests_kernel_cr_freeze_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/freeze.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do
