@@ -118,6 +118,51 @@ GUEST_TESTS += tests/kernel/abi.sh tests/kernel/data.sh \
   tests/kernel/interrupt.sh tests/kernel/compare.sh tests/kernel/selftest.sh
 EXTRA_DIST += tests/kernel/each-fs.sh
 
+# A signal that comes before a call has copied anything restarts it,
+# unless a handler without SA_RESTART runs.
+check_PROGRAMS += tests/kernel/cr-restart
+tests_kernel_cr_restart_SOURCES = tests/kernel/restart.c $(kernel_test_common)
+tests_kernel_cr_restart_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/restart.sh
+
+# A call stops at MAX_RW_COUNT, so that a 32-bit caller's ssize_t holds
+# its count.  cr-compat32 is a static i386 program: the guest has no
+# 32-bit libraries and the suite's gnulib is 64-bit, so it is built here
+# from its one file.  Where $(CC) cannot link a static 32-bit program (no
+# gcc-multilib), the build goes on and writes a stand-in that makes
+# compat32.sh fail, saying why; delete it to build again.  M32_CFLAGS
+# adds flags to that build.
+M32_CFLAGS =
+check_SCRIPTS = tests/kernel/cr-compat32
+CLEANFILES += tests/kernel/cr-compat32
+EXTRA_DIST += tests/kernel/compat32.c
+GUEST_TESTS += tests/kernel/compat32.sh
+tests/kernel/cr-compat32: $(srcdir)/tests/kernel/compat32.c
+	$(AM_V_GEN)$(MKDIR_P) tests/kernel; \
+	probe=tests/kernel/m32-probe; \
+	printf '#include <errno.h>\n#include <sys/syscall.h>\n%s\n' \
+	  'int main (void) { return errno; }' > $$probe.c; \
+	if $(CC) -m32 -static $(M32_CFLAGS) -o $$probe $$probe.c \
+	     2> /dev/null; then \
+	  rm -f $$probe $$probe.c; \
+	  $(CC) -m32 -static -O2 $(WARN_CFLAGS) $(M32_CFLAGS) -o $@-t \
+	    $(srcdir)/tests/kernel/compat32.c && mv $@-t $@; \
+	else \
+	  rm -f $$probe $$probe.c; \
+	  echo "$@: $(CC) -m32 -static cannot link: writing a stand-in" \
+	    "that fails (install gcc-multilib)" >&2; \
+	  { echo '#!/bin/sh'; \
+	    echo 'echo "FAIL: $$1: cr-compat32 was not built: the build' \
+	      'host could not link a static 32-bit program (gcc-multilib)"'; \
+	    echo 'exit 99'; } > $@-t && chmod +x $@-t && mv $@-t $@; \
+	fi
+
+# fsfreeze waits for one step of a copy, not for the whole copy.
+check_PROGRAMS += tests/kernel/cr-freeze
+tests_kernel_cr_freeze_SOURCES = tests/kernel/freeze.c $(kernel_test_common)
+tests_kernel_cr_freeze_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/freeze.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do

@@ -17,7 +17,8 @@ check-local: check-guest
 endif
 
 .PHONY: check-guest check-in-guest vm-shell
-check-guest: $(check_PROGRAMS) $(bin_PROGRAMS) tests/kernel/copy_range_test
+check-guest: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
+  tests/kernel/copy_range_test
 	@if test -n "$$COPYRANGE_GUEST"; then exit 0; fi; \
 	$(VM_RUN) --timeout $(VM_TIMEOUT) -- $(MAKE) check-in-guest
 

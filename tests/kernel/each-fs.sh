@@ -24,28 +24,37 @@ test -n "$COPYRANGE_GUEST" || skip_ 'needs the copyrange guest kernel'
 # every filesystem.
 run_on_each_fs_ ()
 {
+  run_on_fs_ "$1" ext4 xfs tmpfs btrfs
+}
+
+# run_on_fs_ PROG FSNAME...: the same on the named scratch filesystems.
+run_on_fs_ ()
+{
+  prog_=$1
+  shift
   ran_=0
-  for fs_ in ext4 xfs tmpfs btrfs; do
+  for fs_ in "$@"; do
     case $fs_ in
       ext4) mnt_=$CR_MNT_EXT4 ;;
       xfs) mnt_=$CR_MNT_XFS ;;
       tmpfs) mnt_=$CR_MNT_TMPFS ;;
       btrfs) mnt_=$CR_MNT_BTRFS ;;
+      *) mnt_= ;;
     esac
     if test -z "$mnt_" || ! test -d "$mnt_"; then
       echo "FAIL: $fs_: no scratch filesystem (CR_MNT_* unset)"
       fail=1
       continue
     fi
-    "$1" $fs_ "$mnt_" > out-$fs_ 2> err-$fs_
+    "$prog_" $fs_ "$mnt_" > out-$fs_ 2> err-$fs_
     st_=$?
     cat out-$fs_
     cat err-$fs_ >&2
     case $st_ in
       0) ran_=1 ;;
       77) ;;
-      *) echo "FAIL: $fs_: $1 exited with status $st_"; ran_=1; fail=1 ;;
+      *) echo "FAIL: $fs_: $prog_ exited with status $st_"; ran_=1; fail=1 ;;
     esac
   done
-  test $ran_ = 1 || skip_ "$1 skipped on every filesystem"
+  test $ran_ = 1 || skip_ "$prog_ skipped on every filesystem"
 }
