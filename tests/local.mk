@@ -118,6 +118,15 @@ GUEST_TESTS += tests/kernel/abi.sh tests/kernel/data.sh \
   tests/kernel/interrupt.sh tests/kernel/compare.sh tests/kernel/selftest.sh
 EXTRA_DIST += tests/kernel/each-fs.sh
 
+## copy_range(2) with NULL offsets under threads sharing the descriptors,
+## and with one open file at both ends.
+check_PROGRAMS += tests/kernel/cr-fpos
+tests_kernel_cr_fpos_SOURCES = tests/kernel/fpos.c $(kernel_test_common)
+tests_kernel_cr_fpos_CFLAGS = $(AM_CFLAGS) -pthread
+tests_kernel_cr_fpos_LDFLAGS = -pthread
+tests_kernel_cr_fpos_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/fpos.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do
