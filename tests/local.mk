@@ -127,6 +127,14 @@ tests_kernel_cr_fpos_LDFLAGS = -pthread
 tests_kernel_cr_fpos_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/kernel/fpos.sh
 
+## NFS: the client's state against the server's: a copy from a file
+## that a copy within it has grown.
+check_PROGRAMS += tests/nfs/cr-same-file
+tests_nfs_cr_same_file_SOURCES = tests/nfs/same-file.c $(kernel_test_common)
+tests_nfs_cr_same_file_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_nfs_cr_same_file_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/nfs/same-file.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do
