@@ -127,13 +127,17 @@ tests_kernel_cr_fpos_LDFLAGS = -pthread
 tests_kernel_cr_fpos_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/kernel/fpos.sh
 
-## NFS: the client's state against the server's: a copy from a file
-## that a copy within it has grown.
-check_PROGRAMS += tests/nfs/cr-same-file
+## NFS: the client's state against the server's, on every NFS mount:
+## a copy from a file a copy within it has grown, and a seeded random
+## sequence of operations checked against a model of the files.
+check_PROGRAMS += tests/nfs/cr-same-file tests/nfs/cr-model
 tests_nfs_cr_same_file_SOURCES = tests/nfs/same-file.c $(kernel_test_common)
 tests_nfs_cr_same_file_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
 tests_nfs_cr_same_file_LDADD = lib/libgnu.a
-GUEST_TESTS += tests/nfs/same-file.sh
+tests_nfs_cr_model_SOURCES = tests/nfs/model.c $(kernel_test_common)
+tests_nfs_cr_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_nfs_cr_model_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/nfs/same-file.sh tests/nfs/model.sh
 
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
