@@ -163,6 +163,27 @@ tests_kernel_cr_freeze_SOURCES = tests/kernel/freeze.c $(kernel_test_common)
 tests_kernel_cr_freeze_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/kernel/freeze.sh
 
+## copy_range(2) with NULL offsets under threads sharing the descriptors,
+## and with one open file at both ends.
+check_PROGRAMS += tests/kernel/cr-fpos
+tests_kernel_cr_fpos_SOURCES = tests/kernel/fpos.c $(kernel_test_common)
+tests_kernel_cr_fpos_CFLAGS = $(AM_CFLAGS) -pthread
+tests_kernel_cr_fpos_LDFLAGS = -pthread
+tests_kernel_cr_fpos_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/kernel/fpos.sh
+
+## NFS: the client's state against the server's, on every NFS mount:
+## a copy from a file a copy within it has grown, and a seeded random
+## sequence of operations checked against a model of the files.
+check_PROGRAMS += tests/nfs/cr-same-file tests/nfs/cr-model
+tests_nfs_cr_same_file_SOURCES = tests/nfs/same-file.c $(kernel_test_common)
+tests_nfs_cr_same_file_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_nfs_cr_same_file_LDADD = lib/libgnu.a
+tests_nfs_cr_model_SOURCES = tests/nfs/model.c $(kernel_test_common)
+tests_nfs_cr_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_nfs_cr_model_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/nfs/same-file.sh tests/nfs/model.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do

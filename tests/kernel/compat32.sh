@@ -25,6 +25,6 @@
 # tests/local.mk writes a stand-in that fails when $CC cannot link a
 # static 32-bit program: the host lacks gcc-multilib, which ./setup
 # installs.  That is a set-up error, not a reason to skip.
-run_on_fs_ cr-compat32 btrfs tmpfs
+run_on_each_fs_ cr-compat32 btrfs tmpfs
 
 Exit $fail

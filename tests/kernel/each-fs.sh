@@ -18,20 +18,16 @@
 
 test -n "$COPYRANGE_GUEST" || skip_ 'needs the copyrange guest kernel'
 
-# run_on_each_fs_ PROG: run "PROG FSNAME MOUNTPOINT" for ext4, xfs, tmpfs
-# and btrfs, showing its per-row lines; set fail=1 if it fails anywhere
-# or a scratch filesystem is missing.  Skips the test if PROG skipped on
-# every filesystem.
+# run_on_each_fs_ PROG [FS...]: run "PROG FSNAME MOUNTPOINT" for each FS
+# (default: ext4, xfs, tmpfs and btrfs; nfs-btrfs, nfs-ext4 and nfs41 name
+# the NFS mounts of vm/guest-setup), showing its per-row lines; set fail=1
+# if it fails anywhere or a filesystem is missing.  Skips the test if PROG
+# skipped on every filesystem.
 run_on_each_fs_ ()
-{
-  run_on_fs_ "$1" ext4 xfs tmpfs btrfs
-}
-
-# run_on_fs_ PROG FSNAME...: the same on the named scratch filesystems.
-run_on_fs_ ()
 {
   prog_=$1
   shift
+  test $# -gt 0 || set -- ext4 xfs tmpfs btrfs
   ran_=0
   for fs_ in "$@"; do
     case $fs_ in
@@ -39,10 +35,13 @@ run_on_fs_ ()
       xfs) mnt_=$CR_MNT_XFS ;;
       tmpfs) mnt_=$CR_MNT_TMPFS ;;
       btrfs) mnt_=$CR_MNT_BTRFS ;;
-      *) mnt_= ;;
+      nfs-btrfs) mnt_=$CR_MNT_NFS ;;
+      nfs-ext4) mnt_=$CR_MNT_NFS_EXT4 ;;
+      nfs41) mnt_=$CR_MNT_NFS41 ;;
+      *) framework_failure_ "run_on_each_fs_: unknown filesystem $fs_" ;;
     esac
     if test -z "$mnt_" || ! test -d "$mnt_"; then
-      echo "FAIL: $fs_: no scratch filesystem (CR_MNT_* unset)"
+      echo "FAIL: $fs_: no such filesystem (CR_MNT_* unset)"
       fail=1
       continue
     fi

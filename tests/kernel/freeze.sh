@@ -21,6 +21,6 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./tests/kernel
 . "$abs_srcdir/tests/kernel/each-fs.sh"
 
-run_on_fs_ cr-freeze ext4
+run_on_each_fs_ cr-freeze ext4
 
 Exit $fail

@@ -22,6 +22,6 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./tests/kernel
 . "$abs_srcdir/tests/kernel/each-fs.sh"
 
-run_on_fs_ cr-restart ext4 tmpfs
+run_on_each_fs_ cr-restart ext4 tmpfs
 
 Exit $fail
