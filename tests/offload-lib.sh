@@ -99,17 +99,19 @@ btrfs_du_ ()
 btrfs_exclusive_ () { set -- $(btrfs_du_ "$1"); echo "$2"; }
 
 # mountstat_ MNT: on stdout "COPY_OPS READ_OPS WRITE_OPS SERVER_READ_BYTES
-# SERVER_WRITE_BYTES" for the NFS mount on MNT, from /proc/self/mountstats:
-# the per-op counts and the bytes of file data that crossed the wire.
+# SERVER_WRITE_BYTES CLONE_OPS" for the NFS mount on MNT, from
+# /proc/self/mountstats: the per-op counts and the bytes of file data that
+# crossed the wire.
 mountstat_ ()
 {
   awk -v mnt="$1" '
     $1 == "device" { here = ($5 == mnt) }
     here && $1 == "bytes:" { srd = $6; swr = $7 }
     here && $1 == "COPY:" { copy = $2 }
+    here && $1 == "CLONE:" { clone = $2 }
     here && $1 == "READ:" { rd = $2 }
     here && $1 == "WRITE:" { wr = $2 }
-    END { printf "%d %d %d %d %d\n", copy, rd, wr, srd, swr }
+    END { printf "%d %d %d %d %d %d\n", copy, rd, wr, srd, swr, clone }
   ' /proc/self/mountstats
 }
 
@@ -129,8 +131,9 @@ run_copy_ ()
 # nfs_copy_ MNT EXPORT SIZE: create a SIZE-byte source in a scratch folder
 # of EXPORT on the server side (no NFS traffic), copy it with copy_range
 # through the NFS mount MNT of that export and log what crossed the wire.
-# Sets dir (server side), cdir (client side), copies (COPY ops),
-# payload (READ and WRITE bytes of file data), nfs_copy_status.
+# Sets dir (server side), cdir (client side), copies (COPY ops), clones
+# (CLONE ops), payload (READ and WRITE bytes of file data),
+# nfs_copy_status.
 nfs_copy_ ()
 {
   scratch_dir_ "$2"
@@ -143,11 +146,12 @@ nfs_copy_ ()
   run_copy_ "$cdir/src" "$cdir/dst"
   nfs_copy_status=$?
   set -- "$@" $(mountstat_ "$1")
-  copies=$((${9} - ${4}))
-  reads=$((${12} - ${7}))
-  writes=$((${13} - ${8}))
+  copies=$((${10} - ${4}))
+  reads=$((${13} - ${7}))
+  writes=$((${14} - ${8}))
+  clones=$((${15} - ${9}))
   payload=$((reads + writes))
-  echo "copy of $3 bytes on $1: COPY ops +$copies," \
-       "READ ops +$((${10} - ${5})) bytes +$reads," \
-       "WRITE ops +$((${11} - ${6})) bytes +$writes"
+  echo "copy of $3 bytes on $1: COPY ops +$copies, CLONE ops +$clones," \
+       "READ ops +$((${11} - ${5})) bytes +$reads," \
+       "WRITE ops +$((${12} - ${6})) bytes +$writes"
 }

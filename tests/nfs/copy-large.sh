@@ -41,10 +41,12 @@ run_copy_ "$cdir/src" "$cdir/dst" || fail=1
 grep -q "copied $size of $size bytes in 1 calls" crf.out \
   || fail_ "the caller had to resume the copy itself"
 set -- "$@" $(mountstat_ "$CR_MNT_NFS")
-echo "copy of $size bytes: COPY ops +$(($6 - $1))," \
-     "READ bytes +$(($9 - $4)), WRITE bytes +$((${10} - $5))"
-test $(($6 - $1)) -ge 2 || fail_ "the copy went out in $(($6 - $1)) COPY"
-test $(($9 - $4 + ${10} - $5)) -le $M || fail_ "file data crossed the wire"
+offloads=$((${7} - $1 + ${12} - $6))
+echo "copy of $size bytes: COPY ops +$((${7} - $1))," \
+     "CLONE ops +$((${12} - $6))," \
+     "READ bytes +$((${10} - $4)), WRITE bytes +$((${11} - $5))"
+test $offloads -ge 2 || fail_ "the copy went out in $offloads COPY or CLONE"
+test $((${10} - $4 + ${11} - $5)) -le $M || fail_ "file data crossed the wire"
 
 set -- $(btrfs_du_ "$dir/dst")
 echo "on the server: dst total $1 exclusive $2 shared $3"
