@@ -73,6 +73,14 @@ GUEST_TESTS += tests/btrfs/clone-used-space.sh tests/btrfs/offsets.sh \
   tests/xfs/clone.sh tests/nfs/abi-rules.sh
 EXTRA_DIST += tests/offload-lib.sh
 
+# COPY arguments the Linux NFS client never sends (offsets whose sum
+# wraps loff_t), from a minimal NFSv4.2 client of its own: libc only.
+check_PROGRAMS += tests/nfs/cr-raw-copy
+tests_nfs_cr_raw_copy_SOURCES = tests/nfs/raw-copy.c
+# Not gnulib's headers, which would want lib/libgnu.a.
+tests_nfs_cr_raw_copy_CPPFLAGS =
+GUEST_TESTS += tests/nfs/raw-copy.sh
+
 # The host runs HOST_TESTS; check-local boots the guest and runs
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)

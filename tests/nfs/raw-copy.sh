@@ -1,0 +1,96 @@
+#!/bin/sh
+# A COPY whose offset plus count wraps loff_t is the client's error:
+# nfsd must answer NFS4ERR_INVAL, not log "non-standard errno" for the
+# -EOVERFLOW of vfs_copy_range() and answer NFS4ERR_IO.  The Linux NFS
+# client refuses such a copy itself, so tests/nfs/cr-raw-copy sends it:
+# a wrapping destination offset, a wrapping source offset, and a count
+# of 0 (to the source's end, which nfsd bounds at 4 MiB) at a wrapping
+# destination offset, on the btrfs and the ext4 export; then a small
+# copy that must go through with the right bytes.
+
+# Copyright (C) 2026 The copyrange authors.
+#
+# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/offload-lib.sh"
+raw=${abs_top_builddir-$PWD/..}/tests/nfs/cr-raw-copy
+test -x "$raw" || framework_failure_ "$raw not built"
+test -n "${CR_NFS_EXPORT_BTRFS-}" && test -n "${CR_NFS_EXPORT_EXT4-}" \
+  || skip_ "no NFS exports"
+test "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 2>/dev/null \
+  || skip_ "nfsd is not running"
+
+# 2^63 - 4096: 1 MiB (or nfsd's 4 MiB for a count of 0) from here wraps.
+wrap=9223372036854771712
+warning='nfsd: non-standard errno'
+
+dmesg > dmesg-before || framework_failure_ "dmesg"
+if grep "$warning: -75" dmesg-before; then
+  # WARN_ONCE: a second -EOVERFLOW would not show.
+  fail_ "-EOVERFLOW reached nfserrno() before this test"
+fi
+
+# expect_ WANT SOURCE DEST SRC_OFF DST_OFF COUNT: the COPY's answer is WANT.
+expect_ ()
+{
+  want_=$1; shift
+  "$raw" "$@" > raw-out 2> raw-err
+  st_=$?
+  got_=$(cat raw-out)
+  echo "cr-raw-copy $*: $got_ (exit $st_)"
+  cat raw-err
+  if test $st_ != 0; then
+    fail_ "cr-raw-copy $* failed before the COPY"
+  elif test "$got_" != "COPY $want_"; then
+    echo "FAIL: COPY $3 $4 $5 answered '$got_', not 'COPY $want_'"
+    fail=1
+  fi
+}
+
+# size_is_ FILE BYTES
+size_is_ ()
+{
+  sz_=$(stat -c %s "$1") || framework_failure_ "stat $1"
+  test "$sz_" = "$2" || { echo "FAIL: $1 has $sz_ bytes, not $2"; fail=1; }
+}
+
+for export in "$CR_NFS_EXPORT_BTRFS" "$CR_NFS_EXPORT_EXT4"; do
+  scratch_dir_ "$export"
+  make_data_ "$dir/src" $((1048576 + 13))
+
+  expect_ NFS4ERR_INVAL "$dir/src" "$dir/dst-a" 0 $wrap 1048576
+  expect_ NFS4ERR_INVAL "$dir/src" "$dir/dst-b" $wrap 0 1048576
+  expect_ NFS4ERR_INVAL "$dir/src" "$dir/dst-d" 0 $wrap 0
+  for d in a b d; do
+    size_is_ "$dir/dst-$d" 0
+  done
+
+  # The control: bytes 4096..69631 of the source land at 8192.
+  expect_ 'NFS4_OK 65536' "$dir/src" "$dir/dst-c" 4096 8192 65536
+  size_is_ "$dir/dst-c" $((8192 + 65536))
+  $gnu_cmp -n 65536 "$dir/src" "$dir/dst-c" 4096 8192 || fail=1
+  $gnu_cmp -n 8192 "$dir/dst-c" /dev/zero || fail=1
+done
+
+dmesg > dmesg-after || framework_failure_ "dmesg"
+before=$(grep -c "$warning" dmesg-before)
+after=$(grep -c "$warning" dmesg-after)
+if test "$after" -gt "$before"; then
+  grep "$warning" dmesg-after
+  echo "FAIL: nfsd logged a non-standard errno"
+  fail=1
+fi
+
+Exit $fail
