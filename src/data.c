@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#ifdef __linux__
+# include <sys/vfs.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +147,55 @@ looks_sparse (struct stat const *st)
 {
   return (S_ISREG (st->st_mode)
           && ST_NBLOCKS (*st) < st->st_size / ST_NBLOCKSIZE);
+}
+
+/* Whether the data extents of a sparse source are better offloaded to
+   M's destination than read and written with holes left for their blocks
+   of zeros, as --sparse=auto otherwise does (and GNU cp does when it
+   copies with read and write).  Offloading wins where copy_range moves no
+   byte through this machine's page cache.  btrfs clones the extents (its
+   ->copy_range) and so does xfs (through ->remap_file_range): the copy
+   shares the source's blocks, zeros included, and takes no new space, so
+   sharing beats punching.  NFS copies on the server (COPY, NFSv4.2), as
+   SMB and Ceph do: read and write would bring every byte across the
+   network and back.  Elsewhere (ext4, tmpfs, ...) copy_range and
+   copy_file_range copy through the page cache and write the zeros out,
+   so read and write, leaving holes, make the copy GNU cp makes.  The
+   destination's filesystem decides: a source on another filesystem gets
+   the offload refused, and read/write, which leaves holes, takes over.
+   (An xfs made without reflink copies through the page cache, zeros and
+   all: not told apart from one with reflink here.)  */
+static bool
+offload_beats_holes (struct mover const *m)
+{
+#ifdef __linux__
+  /* statfs's f_type of the filesystems named above.  */
+  enum
+  {
+    BTRFS_MAGIC = 0x9123683E,
+    XFS_MAGIC = 0x58465342,
+    NFS_MAGIC = 0x6969,
+    SMB2_MAGIC = 0xFE534D42,
+    CIFS_MAGIC = 0xFF534D42,
+    CEPH_MAGIC = 0x00C36400,
+  };
+  struct statfs fs;
+  if (fstatfs (m->dst_fd, &fs) != 0)
+    return false;
+  switch ((uint32_t) fs.f_type)
+    {
+    case BTRFS_MAGIC:
+    case XFS_MAGIC:
+    case NFS_MAGIC:
+    case SMB2_MAGIC:
+    case CIFS_MAGIC:
+    case CEPH_MAGIC:
+      return true;
+    }
+#else
+  (void) m;
+#endif
+  return false;
 }
 
 /* Whether ERR from an offload call means that the kernel will not offload
@@ -524,9 +576,18 @@ copy_contents (struct mover *m, struct stat const *src_st,
       if (0 <= data || errno == ENXIO)
         {
           m->report->sparse_seek = true;
-          m->zeros = m->dst_regular && opts->sparse == SPARSE_ALWAYS;
-          if (m->zeros)
-            m->method = M_READ_WRITE;
+          /* Whatever read and write copy leaves holes for its zeros, with
+             --sparse=auto too; the extents are offloaded only where that
+             beats holes, and never with --sparse=always.  */
+          m->zeros = (m->dst_regular
+                      && (opts->sparse == SPARSE_ALWAYS
+                          || opts->sparse == SPARSE_AUTO));
+          if (m->zeros
+              && (opts->sparse == SPARSE_ALWAYS || !offload_beats_holes (m)))
+            {
+              m->method = M_READ_WRITE;
+              m->report->offload_avoided = true;
+            }
           off_t size = src_st->st_size;
           return (copy_extents (m, data < 0 ? size : MIN (data, size), size,
                                 opts->sparse, &end)
@@ -539,7 +600,10 @@ copy_contents (struct mover *m, struct stat const *src_st,
               && (opts->sparse == SPARSE_ALWAYS
                   || (opts->sparse == SPARSE_AUTO && sparse_src)));
   if (m->zeros)
-    m->method = M_READ_WRITE;
+    {
+      m->method = M_READ_WRITE;
+      m->report->offload_avoided = true;
+    }
   return copy_extent (m, &end, OFF_MAX) && set_size (m, end);
 }
 
@@ -581,8 +645,11 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
   m.hole_size = ST_BLKSIZE (dst_st);
 
   bool ok = copy_contents (&m, src_st, opts);
-  report->zeros_scan = m.zeros;
-  report->offload_avoided = (opts->reflink == REFLINK_NEVER || m.zeros);
+  /* Zeros were sought where read and write copied, or were to.  */
+  report->zeros_scan = m.zeros && (m.method == M_READ_WRITE
+                                   || report->read_write);
+  if (opts->reflink == REFLINK_NEVER)
+    report->offload_avoided = true;
   free (m.buf);
   return ok;
 }
