@@ -481,50 +481,56 @@ copy_hole (struct mover *m, off_t pos, off_t end, enum sparse_mode sparse)
   return true;
 }
 
-/* Where the data at or after POS in M's source starts (SEEK_DATA, HOW) or
-   ends (SEEK_HOLE), but no later than SIZE; -1 after diagnosing an error.  */
-static off_t
-seek_extent (struct mover *m, off_t pos, int how, off_t size)
+/* Find where the data at or after POS in M's source starts (SEEK_DATA,
+   HOW) or ends (SEEK_HOLE), in *R: -1 if no data starts there (POS is
+   in a hole that reaches the end), POS if POS is past the end.  Return
+   false after diagnosing an error.  */
+static bool
+seek_extent (struct mover *m, off_t pos, int how, off_t *r)
 {
-  off_t r = lseek (m->src_fd, pos, how);
-  m->src_fpos = r;
-  if (r < 0)
+  *r = lseek (m->src_fd, pos, how);
+  m->src_fpos = *r;
+  if (*r < 0)
     {
-      if (how == SEEK_DATA && errno == ENXIO)
-        return size;
+      if (errno == ENXIO)
+        {
+          *r = how == SEEK_DATA ? -1 : pos;
+          return true;
+        }
       error (0, errno, _("cannot lseek %s"), quoteaf (m->src_name));
-      return -1;
+      return false;
     }
-  return MIN (r, size);
+  return true;
 }
 
-/* Copy M's source, of SIZE bytes, data extent by data extent, starting at
-   DATA, the first extent, found already.  Store the size reached in *END.  */
+/* Copy M's source, data extent by data extent, starting at DATA, the
+   first extent, found already (-1 if there is none).  SIZE is the size
+   that fstat gave: a source that grows while it is copied is copied to
+   its real end, as GNU cp copies it, data found past SIZE included; a
+   trailing hole ends at SIZE (or at the data's end, if later).  Store
+   the size reached in *END.  */
 static bool
 copy_extents (struct mover *m, off_t data, off_t size,
               enum sparse_mode sparse, off_t *end)
 {
   off_t pos = 0;
-  while (pos < size)
+  for (;;)
     {
-      if (pos < data && !copy_hole (m, pos, data, sparse))
+      off_t next = data < 0 ? MAX (pos, size) : data;
+      if (pos < next && !copy_hole (m, pos, next, sparse))
         return false;
-      pos = data;
-      if (size <= pos)
+      pos = next;
+      if (data < 0)
         break;
-      off_t hole = seek_extent (m, data, SEEK_HOLE, size);
-      if (hole < 0)
+      off_t hole;
+      if (!seek_extent (m, data, SEEK_HOLE, &hole))
         return false;
       if (!copy_extent (m, &pos, hole))
         return false;
       if (pos < hole)
         break;          /* The source shrank.  */
-      if (pos < size)
-        {
-          data = seek_extent (m, pos, SEEK_DATA, size);
-          if (data < 0)
-            return false;
-        }
+      if (!seek_extent (m, pos, SEEK_DATA, &data))
+        return false;
     }
   *end = pos;
   return true;
@@ -589,8 +595,7 @@ copy_contents (struct mover *m, struct stat const *src_st,
               m->report->offload_avoided = true;
             }
           off_t size = src_st->st_size;
-          return (copy_extents (m, data < 0 ? size : MIN (data, size), size,
-                                opts->sparse, &end)
+          return (copy_extents (m, data, size, opts->sparse, &end)
                   && set_size (m, end));
         }
     }

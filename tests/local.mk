@@ -24,6 +24,7 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/recursive.sh			\
   tests/cpr/sparse.sh				\
   tests/cpr/sparse-zeros.sh			\
+  tests/cpr/grow.sh				\
   tests/cpr/unprivileged.sh			\
   tests/cpr/reflink.sh				\
   tests/cpr/preserve.sh				\
