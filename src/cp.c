@@ -814,12 +814,13 @@ do_copy (int n, char **file, struct cli *c)
   char const *dst = file[1];
 
   /* "cp -f --backup FILE FILE" makes a backup copy of FILE rather than
-     copying FILE onto itself.  */
+     copying FILE onto itself, when FILE is a regular file or a symlink
+     to one (then copied as -d, -L and the like say), as with GNU cp.  */
   struct cp_options x = c->x;
   char *backup_dst = NULL;
   struct stat st;
   if (x.unlink_dest_after_failed_open && x.backup_type != no_backups
-      && strcmp (src, dst) == 0 && lstat (src, &st) == 0
+      && strcmp (src, dst) == 0 && stat (src, &st) == 0
       && S_ISREG (st.st_mode))
     {
       backup_dst = find_backup_file_name (AT_FDCWD, dst, x.backup_type);

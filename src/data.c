@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#ifdef __linux__
+# include <sys/vfs.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +147,55 @@ looks_sparse (struct stat const *st)
 {
   return (S_ISREG (st->st_mode)
           && ST_NBLOCKS (*st) < st->st_size / ST_NBLOCKSIZE);
+}
+
+/* Whether the data extents of a sparse source are better offloaded to
+   M's destination than read and written with holes left for their blocks
+   of zeros, as --sparse=auto otherwise does (and GNU cp does when it
+   copies with read and write).  Offloading wins where copy_range moves no
+   byte through this machine's page cache.  btrfs clones the extents (its
+   ->copy_range) and so does xfs (through ->remap_file_range): the copy
+   shares the source's blocks, zeros included, and takes no new space, so
+   sharing beats punching.  NFS copies on the server (COPY, NFSv4.2), as
+   SMB and Ceph do: read and write would bring every byte across the
+   network and back.  Elsewhere (ext4, tmpfs, ...) copy_range and
+   copy_file_range copy through the page cache and write the zeros out,
+   so read and write, leaving holes, make the copy GNU cp makes.  The
+   destination's filesystem decides: a source on another filesystem gets
+   the offload refused, and read/write, which leaves holes, takes over.
+   (An xfs made without reflink copies through the page cache, zeros and
+   all: not told apart from one with reflink here.)  */
+static bool
+offload_beats_holes (struct mover const *m)
+{
+#ifdef __linux__
+  /* statfs's f_type of the filesystems named above.  */
+  enum
+  {
+    BTRFS_MAGIC = 0x9123683E,
+    XFS_MAGIC = 0x58465342,
+    NFS_MAGIC = 0x6969,
+    SMB2_MAGIC = 0xFE534D42,
+    CIFS_MAGIC = 0xFF534D42,
+    CEPH_MAGIC = 0x00C36400,
+  };
+  struct statfs fs;
+  if (fstatfs (m->dst_fd, &fs) != 0)
+    return false;
+  switch ((uint32_t) fs.f_type)
+    {
+    case BTRFS_MAGIC:
+    case XFS_MAGIC:
+    case NFS_MAGIC:
+    case SMB2_MAGIC:
+    case CIFS_MAGIC:
+    case CEPH_MAGIC:
+      return true;
+    }
+#else
+  (void) m;
+#endif
+  return false;
 }
 
 /* Whether ERR from an offload call means that the kernel will not offload
@@ -429,50 +481,56 @@ copy_hole (struct mover *m, off_t pos, off_t end, enum sparse_mode sparse)
   return true;
 }
 
-/* Where the data at or after POS in M's source starts (SEEK_DATA, HOW) or
-   ends (SEEK_HOLE), but no later than SIZE; -1 after diagnosing an error.  */
-static off_t
-seek_extent (struct mover *m, off_t pos, int how, off_t size)
+/* Find where the data at or after POS in M's source starts (SEEK_DATA,
+   HOW) or ends (SEEK_HOLE), in *R: -1 if no data starts there (POS is
+   in a hole that reaches the end), POS if POS is past the end.  Return
+   false after diagnosing an error.  */
+static bool
+seek_extent (struct mover *m, off_t pos, int how, off_t *r)
 {
-  off_t r = lseek (m->src_fd, pos, how);
-  m->src_fpos = r;
-  if (r < 0)
+  *r = lseek (m->src_fd, pos, how);
+  m->src_fpos = *r;
+  if (*r < 0)
     {
-      if (how == SEEK_DATA && errno == ENXIO)
-        return size;
+      if (errno == ENXIO)
+        {
+          *r = how == SEEK_DATA ? -1 : pos;
+          return true;
+        }
       error (0, errno, _("cannot lseek %s"), quoteaf (m->src_name));
-      return -1;
+      return false;
     }
-  return MIN (r, size);
+  return true;
 }
 
-/* Copy M's source, of SIZE bytes, data extent by data extent, starting at
-   DATA, the first extent, found already.  Store the size reached in *END.  */
+/* Copy M's source, data extent by data extent, starting at DATA, the
+   first extent, found already (-1 if there is none).  SIZE is the size
+   that fstat gave: a source that grows while it is copied is copied to
+   its real end, as GNU cp copies it, data found past SIZE included; a
+   trailing hole ends at SIZE (or at the data's end, if later).  Store
+   the size reached in *END.  */
 static bool
 copy_extents (struct mover *m, off_t data, off_t size,
               enum sparse_mode sparse, off_t *end)
 {
   off_t pos = 0;
-  while (pos < size)
+  for (;;)
     {
-      if (pos < data && !copy_hole (m, pos, data, sparse))
+      off_t next = data < 0 ? MAX (pos, size) : data;
+      if (pos < next && !copy_hole (m, pos, next, sparse))
         return false;
-      pos = data;
-      if (size <= pos)
+      pos = next;
+      if (data < 0)
         break;
-      off_t hole = seek_extent (m, data, SEEK_HOLE, size);
-      if (hole < 0)
+      off_t hole;
+      if (!seek_extent (m, data, SEEK_HOLE, &hole))
         return false;
       if (!copy_extent (m, &pos, hole))
         return false;
       if (pos < hole)
         break;          /* The source shrank.  */
-      if (pos < size)
-        {
-          data = seek_extent (m, pos, SEEK_DATA, size);
-          if (data < 0)
-            return false;
-        }
+      if (!seek_extent (m, pos, SEEK_DATA, &data))
+        return false;
     }
   *end = pos;
   return true;
@@ -524,12 +582,20 @@ copy_contents (struct mover *m, struct stat const *src_st,
       if (0 <= data || errno == ENXIO)
         {
           m->report->sparse_seek = true;
-          m->zeros = m->dst_regular && opts->sparse == SPARSE_ALWAYS;
-          if (m->zeros)
-            m->method = M_READ_WRITE;
+          /* Whatever read and write copy leaves holes for its zeros, with
+             --sparse=auto too; the extents are offloaded only where that
+             beats holes, and never with --sparse=always.  */
+          m->zeros = (m->dst_regular
+                      && (opts->sparse == SPARSE_ALWAYS
+                          || opts->sparse == SPARSE_AUTO));
+          if (m->zeros
+              && (opts->sparse == SPARSE_ALWAYS || !offload_beats_holes (m)))
+            {
+              m->method = M_READ_WRITE;
+              m->report->offload_avoided = true;
+            }
           off_t size = src_st->st_size;
-          return (copy_extents (m, data < 0 ? size : MIN (data, size), size,
-                                opts->sparse, &end)
+          return (copy_extents (m, data, size, opts->sparse, &end)
                   && set_size (m, end));
         }
     }
@@ -539,7 +605,10 @@ copy_contents (struct mover *m, struct stat const *src_st,
               && (opts->sparse == SPARSE_ALWAYS
                   || (opts->sparse == SPARSE_AUTO && sparse_src)));
   if (m->zeros)
-    m->method = M_READ_WRITE;
+    {
+      m->method = M_READ_WRITE;
+      m->report->offload_avoided = true;
+    }
   return copy_extent (m, &end, OFF_MAX) && set_size (m, end);
 }
 
@@ -581,8 +650,11 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
   m.hole_size = ST_BLKSIZE (dst_st);
 
   bool ok = copy_contents (&m, src_st, opts);
-  report->zeros_scan = m.zeros;
-  report->offload_avoided = (opts->reflink == REFLINK_NEVER || m.zeros);
+  /* Zeros were sought where read and write copied, or were to.  */
+  report->zeros_scan = m.zeros && (m.method == M_READ_WRITE
+                                   || report->read_write);
+  if (opts->reflink == REFLINK_NEVER)
+    report->offload_avoided = true;
   free (m.buf);
   return ok;
 }

@@ -23,6 +23,8 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/symlinks.sh				\
   tests/cpr/recursive.sh			\
   tests/cpr/sparse.sh				\
+  tests/cpr/sparse-zeros.sh			\
+  tests/cpr/grow.sh				\
   tests/cpr/unprivileged.sh			\
   tests/cpr/reflink.sh				\
   tests/cpr/preserve.sh				\

@@ -37,7 +37,13 @@
                         the destination's for write.
    CPR_SHIM_CALL_NS=N   freeze CLOCK_MONOTONIC, except that every
                         copy_range or copy_file_range call advances it by
-                        N nanoseconds: each call seems to take N ns.  */
+                        N nanoseconds: each call seems to take N ns.
+   CPR_SHIM_GROW=FILE:HOLE:DATA
+                        the first read, copy_range or copy_file_range call
+                        whose source is FILE (the same inode) first makes
+                        FILE grow by HOLE bytes of hole then DATA bytes of
+                        data (every byte 'g'): a source that grows while
+                        it is being copied.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -75,6 +81,8 @@ static int log_fd = -1;
 static bool ready;
 static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
 static long long fake_clock_ns = 1000000000;
+static char *grow_file;         /* CPR_SHIM_GROW's FILE, or NULL once grown */
+static long long grow_hole, grow_data;
 
 static long (*real_syscall) (long, ...);
 static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
@@ -83,13 +91,18 @@ static ssize_t (*real_read) (int, void *, size_t);
 static ssize_t (*real_write) (int, void const *, size_t);
 
 static void
-die (char const *what)
+die_with (char const *prefix, char const *what)
 {
-  static char const prefix[] = "cpr-shim: bad CPR_SHIM_FAIL: ";
-  real_write (STDERR_FILENO, prefix, sizeof prefix - 1);
+  real_write (STDERR_FILENO, prefix, strlen (prefix));
   real_write (STDERR_FILENO, what, strlen (what));
   real_write (STDERR_FILENO, "\n", 1);
   _exit (99);
+}
+
+static void
+die (char const *what)
+{
+  die_with ("cpr-shim: bad CPR_SHIM_FAIL: ", what);
 }
 
 static int
@@ -152,6 +165,22 @@ setup (void)
   s = getenv ("CPR_SHIM_CALL_NS");
   if (s && *s)
     call_ns = strtoll (s, NULL, 10);
+  s = getenv ("CPR_SHIM_GROW");
+  if (s && *s)
+    {
+      grow_file = strdup (s);
+      char *p = strchr (grow_file, ':');
+      char *end;
+      if (!p)
+        die_with ("cpr-shim: bad CPR_SHIM_GROW: ", s);
+      *p = '\0';
+      grow_hole = strtoll (p + 1, &end, 10);
+      if (*end != ':')
+        die_with ("cpr-shim: bad CPR_SHIM_GROW: ", s);
+      grow_data = strtoll (end + 1, &end, 10);
+      if (*end || grow_hole < 0 || grow_data < 0)
+        die_with ("cpr-shim: bad CPR_SHIM_GROW: ", s);
+    }
   s = getenv ("CPR_SHIM_FAIL");
   if (s && *s)
     {
@@ -173,6 +202,36 @@ regular (int fd)
 {
   struct stat st;
   return 0 <= fd && fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* If FD is CPR_SHIM_GROW's file, not grown yet, make it grow.  */
+static void
+maybe_grow (int fd)
+{
+  struct stat st, fst;
+  if (!grow_file || fd < 0 || fstat (fd, &fst) != 0
+      || stat (grow_file, &st) != 0
+      || st.st_dev != fst.st_dev || st.st_ino != fst.st_ino)
+    return;
+  int saved_errno = errno;
+  int wfd = open (grow_file, O_WRONLY | O_CLOEXEC);
+  if (wfd < 0 || ftruncate (wfd, st.st_size + grow_hole) != 0
+      || lseek (wfd, 0, SEEK_END) < 0)
+    die_with ("cpr-shim: cannot grow ", grow_file);
+  char buf[4096];
+  memset (buf, 'g', sizeof buf);
+  for (long long left = grow_data; 0 < left; )
+    {
+      ssize_t n = real_write (wfd, buf, left < (long long) sizeof buf
+                              ? (size_t) left : sizeof buf);
+      if (n <= 0)
+        die_with ("cpr-shim: cannot grow ", grow_file);
+      left -= n;
+    }
+  close (wfd);
+  free (grow_file);
+  grow_file = NULL;
+  errno = saved_errno;
 }
 
 /* Apply the rules for OP to a call moving *LEN bytes from OFFSET: cut
@@ -237,6 +296,7 @@ static ssize_t
 copy_call (enum op op, int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
            size_t len, unsigned int flags)
 {
+  maybe_grow (fd_in);
   int64_t in = call_offset (fd_in, pos_in);
   int64_t out = call_offset (fd_out, pos_out);
   int err = apply_rules (op, in, &len);
@@ -298,6 +358,8 @@ rw_call (enum op op, int fd, void *buf, size_t len)
   if (!regular (fd) || fd <= STDERR_FILENO)
     return (op == OP_READ ? real_read (fd, buf, len)
             : real_write (fd, buf, len));
+  if (op == OP_READ)
+    maybe_grow (fd);
   int64_t pos = lseek (fd, 0, SEEK_CUR);
   int err = apply_rules (op, pos, &len);
   ssize_t r;

@@ -2,7 +2,8 @@
 # Sources and destinations that are, or lead to, the same file: symlinks
 # to the source replaced with --remove-destination, two symlinks to one
 # file, hard links to one symlink (with -d, -f, --remove-destination and
-# backups), and a symlink this same run created met again as the
+# backups), a symlink named as both source and destination with -f and a
+# backup, and a symlink this same run created met again as the
 # destination of a file ("will not copy through just-created symlink").
 
 # Copyright (C) 2026 The copyrange authors.
@@ -28,10 +29,23 @@ for opt in -d -df --remove-destination -bd -bdf -P -R -a '-d --remove-destinatio
   cpr_case $opt s1 h
   cpr_case $opt h s1
 done
-# (GNU cp -bdf s1 s1 backs up the symlink s1 and makes it anew; cpr
-# refuses, as for the other options.)
 for opt in -d -df --remove-destination -bd -P -R -a; do
   cpr_case $opt s1 s1
+done
+# A file named twice with -f and a backup: GNU cp leaves it alone and
+# copies it to the backup's name, a symlink to a regular file too (as a
+# symlink with -d, as the file it points to without), even over an
+# existing backup; not a symlink that dangles.
+setup_backup ()
+{
+  setup_tree && ln -s foo s1~ && ln -s nowhere dangling
+}
+for opt in -bdf -bf -bfa -bdfR -bdfl -bdfs -bdfv '-bdf --backup=numbered' \
+    '-bdf --remove-destination' '-bf -L' -bfH; do
+  cpr_case $opt s1 s1
+  cpr_case $opt h h
+  cpr_case --cr-setup=setup_backup $opt s1 s1
+  cpr_case --cr-setup=setup_backup $opt dangling dangling
 done
 
 # Writing through a symlink made by the same run.

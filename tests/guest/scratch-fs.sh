@@ -5,6 +5,7 @@
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "runs only inside the QEMU guest (make check boots it)"
 
 head -c 1234567 /dev/urandom > data || framework_failure_

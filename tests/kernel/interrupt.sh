@@ -19,6 +19,7 @@
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./tests/kernel
 . "$abs_srcdir/tests/kernel/each-fs.sh"
+fail=0
 
 run_on_each_fs_ cr-interrupt
 

@@ -19,6 +19,7 @@
 # along with this program.  If not, see <https://www.gnu.org/licenses/>.
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./tests/kernel
+fail=0
 
 test -n "$COPYRANGE_GUEST" || skip_ 'needs the copyrange guest kernel'
 

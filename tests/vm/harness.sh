@@ -6,6 +6,7 @@
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+fail=0
 test -n "$COPYRANGE_GUEST" && skip_ "boots a guest: runs only on the host"
 test -n "$CR_SKIP_GUEST" && skip_ "guest boots disabled (CR_SKIP_GUEST)"
 command -v ${QEMU:-qemu-system-x86_64} >/dev/null || skip_ "QEMU not installed"
