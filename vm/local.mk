@@ -22,6 +22,17 @@ check-guest: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
 	@if test -n "$$COPYRANGE_GUEST"; then exit 0; fi; \
 	$(VM_RUN) --timeout $(VM_TIMEOUT) -- $(MAKE) check-in-guest
 
+# The guest tests are not in the host's TESTS, so the test driver's own
+# clean rules do not know their logs; vm/out holds the last boot's logs.
+mostlyclean-local: mostlyclean-guest
+clean-local: clean-guest
+.PHONY: mostlyclean-guest clean-guest
+mostlyclean-guest:
+	rm -f $(GUEST_TESTS:.sh=.log) $(GUEST_TESTS:.sh=.trs) \
+	  tests/guest-suite.log
+clean-guest:
+	rm -rf vm/out
+
 # What the guest runs: the guest tests, with a test-suite log of their own.
 # The host built every program already; the guest has no compiler or
 # /usr/include, so its make must not see them as prerequisites.
