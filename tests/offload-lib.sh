@@ -69,6 +69,33 @@ make_data_ ()
   truncate -s "$2" "$1" || framework_failure_ "truncate $1"
 }
 
+# sparse_cmp_ A B: what cmp A B says, without reading holes: for big
+# sparse files, where cmp would read GiBs of zeros.  The sizes must match,
+# and the bytes of every part that either file's SEEK_DATA calls data
+# (from xfs_io's seek); the rest is holes in both, which read as zeros.
+sparse_cmp_ ()
+{
+  size_a_=$(stat -c %s "$1") && size_b_=$(stat -c %s "$2") \
+    || framework_failure_ "sparse_cmp_: stat $1 $2"
+  if test "$size_a_" != "$size_b_"; then
+    echo "sparse_cmp_: $1 has $size_a_ bytes, $2 $size_b_"
+    return 1
+  fi
+  for f_ in "$1" "$2"; do
+    xfs_io -r -c 'seek -a -r 0' "$f_" > seek.out \
+      && test "$(head -n 1 seek.out)" = "$(printf 'Whence\tResult')" \
+      || framework_failure_ "sparse_cmp_: xfs_io seek $f_"
+    awk '$1 == "DATA" && $2 != "EOF" { at = $2 }
+         $1 == "HOLE" && at != "" { print at, $2 - at; at = "" }' seek.out
+  done > data-parts || framework_failure_ "sparse_cmp_: awk"
+  while read at_ len_; do
+    $gnu_cmp -i $at_:$at_ -n $len_ "$1" "$2" || {
+      echo "sparse_cmp_: in the $len_ bytes from byte $at_"
+      return 1
+    }
+  done < data-parts
+}
+
 # plain_copy_ SRC DST: copy SRC's bytes into a new DST with read and
 # write: GNU cat and cp would share SRC's extents on btrfs.
 plain_copy_ ()

@@ -898,6 +898,23 @@ row_setid_unprivileged (struct ctx *c)
   return in_child (c, setid_bits_unprivileged);
 }
 
+/* Wait until the clock that stamps inodes (the kernel's coarse clock) is
+   past T, so that a change made from now on gets a later ctime than T.  */
+static void
+wait_for_clock_past (struct timespec t)
+{
+  for (;;)
+    {
+      struct timespec now;
+      if (clock_gettime (CLOCK_REALTIME_COARSE, &now) != 0)
+        cr_die ("clock_gettime");
+      if (now.tv_sec > t.tv_sec
+          || (now.tv_sec == t.tv_sec && now.tv_nsec > t.tv_nsec))
+        return;
+      nanosleep (&(struct timespec) { 0, 1000 * 1000 }, NULL);
+    }
+}
+
 static enum result
 row_times (struct ctx *c)
 {
@@ -907,7 +924,7 @@ row_times (struct ctx *c)
   struct stat before, after;
   if (futimens (dst, past) != 0 || fstat (dst, &before) != 0)
     cr_die ("futimens");
-  nanosleep (&(struct timespec) { 0, 50 * 1000 * 1000 }, NULL);
+  wait_for_clock_past (before.st_ctim);
   off_t in = 0, out = 0;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, 100), 100);
   if (fstat (dst, &after) != 0)

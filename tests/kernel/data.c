@@ -1,5 +1,6 @@
 /* copy_range(2) copies the right bytes: random contents at the edges of
-   pages, past the destination's end, and across a multi-GiB sparse file.
+   pages, past the destination's end, and across 1 GiB, 2 GiB and the end
+   of a multi-GiB sparse file.
    Copyright (C) 2026 The copyrange authors.
 
    This program is free software: you can redistribute it and/or modify
@@ -158,16 +159,59 @@ sparse_source (off_t size)
   return fd;
 }
 
+/* Whether [FROM, TO) of FD reads as zeros.  Only what SEEK_DATA calls
+   data is read: a hole reads as zeros.  */
+static bool
+zeros_past_holes (int fd, off_t from, off_t to)
+{
+  while (from < to)
+    {
+      off_t data = lseek (fd, from, SEEK_DATA);
+      if (data < 0 && errno == ENXIO)
+        return true;
+      if (data < 0)
+        cr_die ("SEEK_DATA");
+      if (data >= to)
+        return true;
+      off_t hole = lseek (fd, data, SEEK_HOLE);
+      if (hole < 0)
+        cr_die ("SEEK_HOLE");
+      if (hole > to)
+        hole = to;
+      if (!cr_zeros (fd, data, hole - data))
+        return false;
+      from = hole;
+    }
+  return true;
+}
+
+/* Copy the parts of the sparse source around its islands to OUT0 plus
+   the same offsets, each part by a loop of calls: the one across 1 GiB,
+   the one across 2 GiB (offsets past INT_MAX at both ends) and the one
+   to the source's end, asked for with a count of the whole file, more
+   than MAX_RW_COUNT, which the source's end cuts short.  Copying the
+   parts and not the whole file keeps the page cache from writing and
+   reading back 2 GiB of zeros; the destination's gaps must then read as
+   zeros, and its size must be the whole copy's.  */
 static void
 multi_gib (void)
 {
   off_t const size = (2LL << 30) + 3 * PAGE + 1;
   off_t const out0 = PAGE + 1;
-  char const *what = "2 GiB sparse source to an unaligned offset";
+  enum { N_PARTS = 3 };
+  struct { off_t start, end; } const parts[N_PARTS] =
+    { { 0, (4 << 20) + 5 },
+      { (1 << 30) - (3 << 20) - 1, (1 << 30) + (5 << 20) },
+      { (1LL << 31) - (6 << 20) - 3, size } };
+  char const *what = "2 GiB sparse source across 1 GiB, 2 GiB and its end"
+                     " to unaligned offsets";
+  off_t need = 0;
+  for (int p = 0; p < N_PARTS; p++)
+    need += parts[p].end - parts[p].start;
   struct statvfs sv;
-  /* The page-cache copy fills holes: make sure the result fits.  */
+  /* The page-cache copy fills holes: make sure the parts fit.  */
   if (statvfs (dir, &sv) == 0
-      && (unsigned long long) sv.f_bavail * sv.f_frsize < size + (256 << 20))
+      && (unsigned long long) sv.f_bavail * sv.f_frsize < need + (256 << 20))
     {
       printf ("SKIP: %s: %s: only %llu MiB free\n", fs, what,
               (unsigned long long) sv.f_bavail * sv.f_frsize >> 20);
@@ -177,31 +221,56 @@ multi_gib (void)
   int dst = create ("big-dst");
   off_t in = 0, out = out0;
   char detail[256] = "";
-  while (in < size)
+  for (int p = 0; p < N_PARTS && !detail[0]; p++)
     {
-      ssize_t r = cr_copy_range (src, &in, dst, &out, size - in);
-      if (r <= 0)
+      in = parts[p].start;
+      out = out0 + in;
+      while (in < parts[p].end)
         {
-          snprintf (detail, sizeof detail, "stopped at %lld: %s",
-                    (long long) in, r < 0 ? strerror (errno) : "returned 0");
-          break;
+          size_t count = parts[p].end == size ? size : parts[p].end - in;
+          ssize_t r = cr_copy_range (src, &in, dst, &out, count);
+          if (r <= 0)
+            {
+              snprintf (detail, sizeof detail, "stopped at %lld: %s",
+                        (long long) in,
+                        r < 0 ? strerror (errno) : "returned 0");
+              break;
+            }
         }
+      if (!detail[0] && (in != parts[p].end || out != out0 + in))
+        snprintf (detail, sizeof detail,
+                  "part %d ended at offsets %lld, %lld, not %lld, %lld", p,
+                  (long long) in, (long long) out,
+                  (long long) parts[p].end,
+                  (long long) (out0 + parts[p].end));
     }
   if (!detail[0])
     {
       struct stat st;
-      off_t diff;
       if (fstat (dst, &st) != 0)
         cr_die ("fstat");
-      if (out != out0 + size || st.st_size != out0 + size)
-        snprintf (detail, sizeof detail, "offset %lld, size %lld",
-                  (long long) out, (long long) st.st_size);
+      if (st.st_size != out0 + size)
+        snprintf (detail, sizeof detail, "size %lld, expected %lld",
+                  (long long) st.st_size, (long long) (out0 + size));
       else if (!cr_zeros (dst, 0, out0))
         snprintf (detail, sizeof detail, "the gap is not zeros");
-      else if ((diff = cr_compare_sparse (dst, out0, size, islands,
+    }
+  for (int p = 0; p < N_PARTS && !detail[0]; p++)
+    {
+      off_t start = parts[p].start, len = parts[p].end - start, diff;
+      off_t gap = p ? parts[p - 1].end : 0;
+      struct cr_island shifted[N_ISLANDS];
+      for (int i = 0; i < N_ISLANDS; i++)
+        shifted[i] = (struct cr_island) { islands[i].at - start,
+                                          islands[i].len, islands[i].data };
+      if (!zeros_past_holes (dst, out0 + gap, out0 + start))
+        snprintf (detail, sizeof detail,
+                  "bytes between %lld and %lld are not zeros",
+                  (long long) gap, (long long) start);
+      else if ((diff = cr_compare_sparse (dst, out0 + start, len, shifted,
                                           N_ISLANDS)) >= 0)
         snprintf (detail, sizeof detail, "first wrong byte at %lld",
-                  (long long) diff);
+                  (long long) (start + diff));
     }
   report (!detail[0], what, detail);
   close (src);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # copy_range(2) copies the right bytes: edge sizes and offsets, gaps past
-# the destination's end and a 2 GiB sparse file, on each scratch filesystem.
+# the destination's end and across 1 GiB, 2 GiB and the end of a 2 GiB
+# sparse file, on each scratch filesystem.
 
 # Copyright (C) 2026 The copyrange authors.
 #

@@ -317,6 +317,11 @@ same_file_child (char const *dir)
   return CR_EXIT_PASS;
 }
 
+static void
+on_alarm (int sig)
+{
+}
+
 static int
 same_file (char const *dir)
 {
@@ -330,24 +335,32 @@ same_file (char const *dir)
       fflush (stdout);
       _exit (st);
     }
+  /* Wait for the child, for SAME_FILE_SECONDS at most: the alarm's
+     handler, without SA_RESTART, makes waitpid fail with EINTR.  */
+  struct sigaction sa = { .sa_handler = on_alarm };
+  sigemptyset (&sa.sa_mask);
+  if (sigaction (SIGALRM, &sa, NULL) != 0)
+    cr_die ("sigaction");
   int status;
-  for (int tenths = 0; tenths < 10 * SAME_FILE_SECONDS; tenths++)
+  alarm (SAME_FILE_SECONDS);
+  pid_t w = waitpid (pid, &status, 0);
+  int e = errno;
+  alarm (0);
+  if (w == pid)
     {
-      pid_t w = waitpid (pid, &status, WNOHANG);
-      if (w == pid)
+      if (WIFEXITED (status) && WEXITSTATUS (status) == CR_EXIT_PASS)
+        return 0;
+      if (!WIFEXITED (status) || WEXITSTATUS (status) == CR_EXIT_ERROR)
         {
-          if (WIFEXITED (status) && WEXITSTATUS (status) == CR_EXIT_PASS)
-            return 0;
-          if (!WIFEXITED (status) || WEXITSTATUS (status) == CR_EXIT_ERROR)
-            {
-              printf ("FAIL: %s: dup()ed file: the child ended with status"
-                      " %#x\n", fs, status);
-            }
-          return 1;
+          printf ("FAIL: %s: dup()ed file: the child ended with status"
+                  " %#x\n", fs, status);
         }
-      if (w < 0)
-        cr_die ("waitpid");
-      nanosleep (&(struct timespec) { 0, 100000000 }, NULL);
+      return 1;
+    }
+  if (!(w < 0 && e == EINTR))
+    {
+      errno = e;
+      cr_die ("waitpid");
     }
   /* A child stuck on a lock in the kernel does not die of SIGKILL;
      leave it.  */

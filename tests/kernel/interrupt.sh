@@ -1,5 +1,5 @@
 #!/bin/sh
-# A signal interrupts a 2 GiB copy_range(2) with partial progress; the
+# A signal interrupts a 256 MiB copy_range(2) with partial progress; the
 # resumed loop gives an identical file.  On each scratch filesystem.
 
 # Copyright (C) 2026 The copyrange authors.

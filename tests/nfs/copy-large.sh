@@ -55,6 +55,6 @@ test $((${10} - $4 + ${11} - $5)) -le $M || fail_ "file data crossed the wire"
 set -- $(btrfs_du_ "$dir/dst")
 echo "on the server: dst total $1 exclusive $2 shared $3"
 test "$2" = 0 || fail_ "$2 bytes of the server's copy are not shared"
-$gnu_cmp "$dir/src" "$dir/dst" || fail=1
+sparse_cmp_ "$dir/src" "$dir/dst" || fail=1
 
 Exit $fail
