@@ -1,7 +1,8 @@
 #!/bin/sh
 # The offload chunk adapts to how long each call takes: it starts at
-# 16 MiB, doubles while a full chunk takes under 50 ms and halves when it
-# takes over 250 ms, within 1 MiB .. 1 GiB.  The shim makes each call seem
+# 16 MiB; after a full chunk that took under 50 ms the next is what the
+# measured rate moves in 100 ms (at least twice the chunk); a chunk that
+# took over 250 ms is halved; all within 1 MiB .. 1 GiB.  The shim makes each call seem
 # to take a set time, so the sequence of lengths asked for is exact.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
@@ -27,9 +28,26 @@ lengths_ ()
   awk '$1 == "copy_range" && 0 < $5 { printf "%s ", $4 / '$M' } END { print "" }' log
 }
 
-# Fast calls (1 ms): 16, 32, 64 (which gets the last 12 MiB).
-echo '16 32 64 ' > exp || framework_failure_
+# A clone's speed (1 ms a call): the second call asks for 1 GiB, the
+# most, and gets the rest.
+echo '16 1024 ' > exp || framework_failure_
 lengths_ 1000000 $((60 * M)) > out
+compare exp out || fail=1
+
+# 10 ms a call: 16, then 160 (100 ms at that rate), then 1 GiB, which
+# gets the last 24 MiB.
+echo '16 160 1024 ' > exp || framework_failure_
+lengths_ 10000000 $((200 * M)) > out
+compare exp out || fail=1
+
+# 40 ms a call: 16, 40 (100 ms at that rate), 100, 250 (the last 44).
+echo '16 40 100 250 ' > exp || framework_failure_
+lengths_ 40000000 $((200 * M)) > out
+compare exp out || fail=1
+
+# 45 ms: 35 MiB (whole MiB of the 35.6 that 100 ms moves), then 77.
+echo '16 35 77 ' > exp || framework_failure_
+lengths_ 45000000 $((119 * M)) > out
 compare exp out || fail=1
 
 # Slow calls (300 ms): halved down to 1 MiB, and no lower.
