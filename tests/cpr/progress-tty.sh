@@ -117,11 +117,16 @@ grep -av '^Script ' ts | grep -a "overwrite 'd/big2'? "$(printf '\r')'$' > /dev/
   { echo "the prompt's line is not ended"; fail=1; } >&2
 
 # SIGWINCH: the terminal narrows from 80 to 30 columns during the copy
-# (1 MiB chunks that take 100 ms each), and the line follows.
+# (1 MiB chunks that take 100 ms each), once a few chunks are there and
+# shown, and the line follows.
 rm -r d && mkdir d || framework_failure_
 head -c $((30 * M)) /dev/zero > slow || framework_failure_
 in_tty_ 80 "env CPR_SHIM_SLEEP_NS=100000000 CPR_CHUNK_SIZE=$M \
-  cpr --progress slow d & sleep 1; stty cols 30; wait"
+  cpr --progress slow d & \
+  for i in \$(seq 100); do \
+    test \$(stat -c %s d/slow 2> /dev/null || echo 0) -ge $((3 * M)) && break; \
+    sleep 0.1; \
+  done; stty cols 30; wait"
 cmp slow d/slow || fail=1
 status_lines_ > status
 awk 'length ($0) > 29 { if (narrow) bad = 1; wide++ }
