@@ -40,6 +40,7 @@
 #include "gettext.h"
 #include "hash-triple.h"
 #include "progname.h"
+#include "progress.h"
 #include "quote.h"
 #include "same.h"
 #include "same-inode.h"
@@ -214,8 +215,10 @@ struct job
   bool command_line_arg;        /* SRC is an operand, not found inside */
   dev_t parent_dev;             /* device of SRC's parent, for -x */
   struct ancestor const *ancestors; /* the directories SRC is in */
+  bool listed;                  /* SRC, a directory, was listed */
 };
 
+static void count_found (struct stat const *st, struct cp_options const *x);
 static bool copy_internal (char const *src, char const *dst,
                            char const *dst_rel, bool new_dst,
                            dev_t parent_dev, struct ancestor const *ancestors,
@@ -473,10 +476,12 @@ new_file_mode (mode_t src_mode, bool dir, struct cp_options const *x)
 static void
 print_verbose (struct job const *j)
 {
+  progress_hide ();
   printf ("%s -> %s", quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
   if (j->backup)
     printf (_(" (backup: %s)"), quoteaf (j->backup));
   putchar ('\n');
+  progress_resume ();
 }
 
 /* Remove the existing destination of J so that a new file can take its
@@ -491,7 +496,11 @@ remove_dst (struct job *j, struct cp_options const *x)
     }
   j->new_dst = true;
   if (x->verbose)
-    printf (_("removed %s\n"), quoteaf (j->dst));
+    {
+      progress_hide ();
+      printf (_("removed %s\n"), quoteaf (j->dst));
+      progress_resume ();
+    }
   return true;
 }
 
@@ -616,7 +625,11 @@ copy_reg (struct job *j, struct cp_options const *x)
                       &report))
         goto close_dst;
       if (x->debug)
-        print_data_report (&report);
+        {
+          progress_hide ();
+          print_data_report (&report);
+          progress_resume ();
+        }
     }
 
   ok = set_attributes (j, src_fd, dst_fd, new_mode, x);
@@ -788,6 +801,24 @@ make_symbolic_link (struct job *j, struct cp_options const *x)
   return false;
 }
 
+/* For --progress, count the entries NAMES of the directory J->src as
+   found, now that it is listed: they are stat'ed as the copy will stat
+   them.  */
+static void
+count_entries (struct job const *j, char const *names,
+               struct cp_options const *x)
+{
+  int flags = x->dereference == DEREF_ALWAYS ? 0 : AT_SYMLINK_NOFOLLOW;
+  for (char const *n = names; *n; n += strlen (n) + 1)
+    {
+      char *src = file_name_concat (j->src, n, NULL);
+      struct stat st;
+      count_found (fstatat (AT_FDCWD, src, &st, flags) == 0 ? &st : NULL, x);
+      free (src);
+    }
+  progress_dir_listed ();
+}
+
 /* Copy each entry of the directory J->src into J->dst.  */
 static bool
 copy_dir_entries (struct job const *j, struct cp_options const *x,
@@ -796,9 +827,12 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
   char *names = savedir (j->src, SAVEDIR_SORT_FASTREAD);
   if (!names)
     {
+      progress_dir_listed ();
       error (0, errno, _("cannot access %s"), quoteaf (j->src));
       return false;
     }
+  if (progress_active ())
+    count_entries (j, names, x);
   struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
                            .parent = j->ancestors };
   bool ok = true;
@@ -895,7 +929,10 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
   /* -x: a directory on another file system is copied, but empty.  */
   if (!(x->one_file_system && j->parent_dev != 0
         && j->parent_dev != j->src_st.st_dev))
-    ok = copy_dir_entries (j, x, copy_into_self);
+    {
+      j->listed = true;
+      ok = copy_dir_entries (j, x, copy_into_self);
+    }
 
   if (j->new_dst || x->preserve_mode || x->preserve_ownership
       || x->preserve_timestamps || x->preserve_xattr)
@@ -992,6 +1029,9 @@ same_file_ok (struct job const *j, struct cp_options const *x,
 static bool
 overwrite_ok (struct job const *j, struct cp_options const *x)
 {
+  /* The question starts at the left margin, and the answer echoed ends
+     its line: the status line comes back below it.  */
+  progress_hide ();
   if (euidaccess (j->dst, W_OK) != 0 && errno == EACCES
       && !S_ISLNK (j->dst_st.st_mode))
     {
@@ -1008,7 +1048,9 @@ overwrite_ok (struct job const *j, struct cp_options const *x)
     }
   else
     fprintf (stderr, _("%s: overwrite %s? "), program_name, quoteaf (j->dst));
-  return yesno ();
+  bool yes = yesno ();
+  progress_prompted ();
+  return yes;
 }
 
 /* The name BASE in the directory of NAME.  */
@@ -1332,6 +1374,139 @@ stat_dst (struct job *j, struct cp_options const *x)
           ? 0 : errno);
 }
 
+/* Copy J->src to J->dst, as copy_internal.  */
+static bool
+copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
+{
+  *copy_into_self = false;
+
+  if (!stat_source (j, x))
+    return false;
+  bool src_dir = S_ISDIR (j->src_st.st_mode);
+
+  if (src_dir && !x->recursive)
+    {
+      error (0, 0, _("-r not specified; omitting directory %s"),
+             quoteaf (j->src));
+      return false;
+    }
+
+  if (j->command_line_arg && x->src_info && !src_dir
+      && x->backup_type == no_backups
+      && seen_file (x->src_info, j->src, &j->src_st))
+    {
+      error (0, 0, _("warning: source file %s specified more than once"),
+             quoteaf (j->src));
+      return true;
+    }
+  if (j->command_line_arg && x->src_info)
+    record_file (x->src_info, j->src, &j->src_st);
+
+  if (!j->new_dst)
+    {
+      int err = stat_dst (j, x);
+      if (err == 0)
+        {
+          bool skip;
+          if (!prepare_existing_dst (j, x, &skip))
+            return false;
+          if (skip)
+            return true;
+        }
+      else if (err == ENOENT)
+        j->new_dst = true;
+      else
+        {
+          error (0, err, _("cannot stat %s"), quoteaf (j->dst));
+          return false;
+        }
+    }
+
+  if (src_dir && is_ancestor (&j->src_st, j->ancestors))
+    {
+      error (0, 0, _("cannot copy cyclic symbolic link %s"), quoteaf (j->src));
+      return false;
+    }
+
+  if (src_dir)
+    {
+      bool done;
+      bool ok = check_dir_copied (j, x, copy_into_self, &done);
+      if (!ok || done)
+        {
+          undo_backup (j);
+          return ok;
+        }
+    }
+
+  bool linked;
+  bool ok = link_to_earlier_copy (j, x, &linked);
+  if (!linked)
+    ok = copy_by_kind (j, x, copy_into_self);
+
+  if (!ok)
+    undo_backup (j);
+  else
+    {
+      if (!linked && may_be_linked (j, x))
+        remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
+      struct stat dst_st;
+      if (x->dest_info
+          && fstatat (dst_dirfd, j->dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
+        record_file (x->dest_info, j->dst, &dst_st);
+    }
+  free_backup (j);
+  return ok;
+}
+
+/* The bytes of data that copying a file of status ST is expected to
+   move, for --progress: its size if it is a regular file whose data is
+   copied, else none.  */
+static off_t
+data_bytes (struct stat const *st, struct cp_options const *x)
+{
+  return (S_ISREG (st->st_mode) && !x->data_copy_skipped && !x->hard_link
+          && !x->symbolic_link ? st->st_size : 0);
+}
+
+/* Tell --progress what the walk found: a file, or a directory that it
+   will list (with -R).  ST is FILE's status, or NULL if it failed.  */
+static void
+count_found (struct stat const *st, struct cp_options const *x)
+{
+  if (!st)
+    return;
+  if (!S_ISDIR (st->st_mode))
+    progress_found_file (data_bytes (st, x));
+  else if (x->recursive)
+    progress_found_dir ();
+}
+
+void
+count_source (char const *src, struct cp_options const *x)
+{
+  if (!progress_active ())
+    return;
+  struct stat st;
+  bool follow = x->dereference != DEREF_NEVER;
+  count_found ((follow ? stat (src, &st) : lstat (src, &st)) == 0 ? &st : NULL,
+               x);
+}
+
+/* Tell --progress that the job J is over: a file is done, and a
+   directory that was never listed will not be.  */
+static void
+count_done (struct job const *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  if (m == 0)
+    return;
+  if (!S_ISDIR (m))
+    progress_file_done (data_bytes (&j->src_st, x));
+  else if (!j->listed)
+    progress_dir_listed ();
+}
+
 static bool
 copy_internal (char const *src, char const *dst, char const *dst_rel,
                bool new_dst, dev_t parent_dev,
@@ -1342,84 +1517,8 @@ copy_internal (char const *src, char const *dst, char const *dst_rel,
                    .new_dst = new_dst,
                    .command_line_arg = command_line_arg,
                    .parent_dev = parent_dev, .ancestors = ancestors };
-  *copy_into_self = false;
-
-  if (!stat_source (&j, x))
-    return false;
-  bool src_dir = S_ISDIR (j.src_st.st_mode);
-
-  if (src_dir && !x->recursive)
-    {
-      error (0, 0, _("-r not specified; omitting directory %s"),
-             quoteaf (src));
-      return false;
-    }
-
-  if (command_line_arg && x->src_info && !src_dir
-      && x->backup_type == no_backups
-      && seen_file (x->src_info, src, &j.src_st))
-    {
-      error (0, 0, _("warning: source file %s specified more than once"),
-             quoteaf (src));
-      return true;
-    }
-  if (command_line_arg && x->src_info)
-    record_file (x->src_info, src, &j.src_st);
-
-  if (!j.new_dst)
-    {
-      int err = stat_dst (&j, x);
-      if (err == 0)
-        {
-          bool skip;
-          if (!prepare_existing_dst (&j, x, &skip))
-            return false;
-          if (skip)
-            return true;
-        }
-      else if (err == ENOENT)
-        j.new_dst = true;
-      else
-        {
-          error (0, err, _("cannot stat %s"), quoteaf (dst));
-          return false;
-        }
-    }
-
-  if (src_dir && is_ancestor (&j.src_st, ancestors))
-    {
-      error (0, 0, _("cannot copy cyclic symbolic link %s"), quoteaf (src));
-      return false;
-    }
-
-  if (src_dir)
-    {
-      bool done;
-      bool ok = check_dir_copied (&j, x, copy_into_self, &done);
-      if (!ok || done)
-        {
-          undo_backup (&j);
-          return ok;
-        }
-    }
-
-  bool linked;
-  bool ok = link_to_earlier_copy (&j, x, &linked);
-  if (!linked)
-    ok = copy_by_kind (&j, x, copy_into_self);
-
-  if (!ok)
-    undo_backup (&j);
-  else
-    {
-      if (!linked && may_be_linked (&j, x))
-        remember (copied_sources, &j.src_st, dst, dst_rel);
-      struct stat dst_st;
-      if (x->dest_info
-          && fstatat (dst_dirfd, dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
-        record_file (x->dest_info, dst, &dst_st);
-    }
-  free_backup (&j);
+  bool ok = copy_job (&j, x, copy_into_self);
+  count_done (&j, x);
   return ok;
 }
 

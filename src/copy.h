@@ -132,6 +132,11 @@ bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
            char const *dst_relname, bool nonexistent_dst,
            struct cp_options const *x, bool *copy_into_self);
 
+/* For --progress, count the operand SRC_NAME as found (its size, or
+   that it is a directory to be listed), before the copy starts: the
+   totals then cover every operand from the start.  */
+void count_source (char const *src_name, struct cp_options const *x);
+
 /* Prepare and release the engine's tables of copied files.  */
 void hash_init (void);
 void forget_all (void);

@@ -35,6 +35,7 @@
 #include "filenamecat.h"
 #include "gettext.h"
 #include "progname.h"
+#include "progress.h"
 #include "quote.h"
 #include "stat-time.h"
 #include "version-etc.h"
@@ -58,12 +59,15 @@ enum
   NO_PRESERVE_ATTRIBUTES_OPTION,
   PARENTS_OPTION,
   PRESERVE_ATTRIBUTES_OPTION,
+  PROGRESS_OPTION,
   REFLINK_OPTION,
   SPARSE_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
   UNLINK_DEST_BEFORE_OPENING,
   DEREFERENCE_ABBREV_OPTION,
   DEBUG_ABBREV_OPTION,
+  PROGRESS_ABBREV_OPTION,
+  P_AMBIGUOUS_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -89,6 +93,7 @@ static struct option const long_options[] =
   {"one-file-system", no_argument, NULL, 'x'},
   {"parents", no_argument, NULL, PARENTS_OPTION},
   {"preserve", optional_argument, NULL, PRESERVE_ATTRIBUTES_OPTION},
+  {"progress", optional_argument, NULL, PROGRESS_OPTION},
   {"recursive", no_argument, NULL, 'R'},
   {"remove-destination", no_argument, NULL, UNLINK_DEST_BEFORE_OPENING},
   {"reflink", optional_argument, NULL, REFLINK_OPTION},
@@ -112,6 +117,16 @@ static struct option const long_options[] =
      them as unknown; only the whole --debug is cpr's.  */
   {"deb", optional_argument, NULL, DEBUG_ABBREV_OPTION},
   {"debu", optional_argument, NULL, DEBUG_ABBREV_OPTION},
+  /* The same for --progress, cpr's too: to GNU cp 9.1 --p is ambiguous
+     between --parents and --preserve only, and --pr is --preserve;
+     --pro to --progres are unknown.  */
+  {"p", optional_argument, NULL, P_AMBIGUOUS_OPTION},
+  {"pr", optional_argument, NULL, PRESERVE_ATTRIBUTES_OPTION},
+  {"pro", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
+  {"prog", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
+  {"progr", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
+  {"progre", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
+  {"progres", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -119,6 +134,12 @@ static char const *const sparse_args[] = { "never", "auto", "always", NULL };
 static enum sparse_mode const sparse_vals[] =
   { SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS };
 ARGMATCH_VERIFY (sparse_args, sparse_vals);
+
+static char const *const progress_args[] =
+  { "auto", "always", "never", NULL };
+static enum progress_when const progress_vals[] =
+  { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER };
+ARGMATCH_VERIFY (progress_args, progress_vals);
 
 static char const *const reflink_args[] = { "auto", "always", "never", NULL };
 static enum reflink_mode const reflink_vals[] =
@@ -152,6 +173,7 @@ struct cli
   bool no_target_directory;     /* -T */
   bool require_preserve_context; /* --preserve=context asked explicitly */
   char const *context;          /* --context's CTX, or NULL */
+  enum progress_when progress;  /* --progress's WHEN */
 };
 
 static void
@@ -207,6 +229,7 @@ A mandatory argument of a long option is mandatory for its short form too.\n\
                                  links, xattr, all)\n\
       --no-preserve=ATTR_LIST  do not keep these attributes\n\
       --parents                append each SOURCE's whole name to DIRECTORY\n\
+      --progress[=WHEN]        show a status line on stderr (see below)\n\
 "), stdout);
   fputs (_("\
   -R, -r, --recursive          copy directories and their contents\n\
@@ -241,6 +264,9 @@ the data blocks with SOURCE, or fails where the file system cannot;\n\
 'auto' (the default without the option) offloads the copy to the kernel\n\
 with copy_range, which clones or copies on the server where it can, and\n\
 otherwise copies normally; 'never' copies with read and write only.\n\
+\n\
+WHEN for --progress: 'auto' (the default for a bare --progress) if stderr\n\
+is a terminal, 'always' or 'never'.\n\
 "), stdout);
   fputs (_("\
 \n\
@@ -398,7 +424,12 @@ parse_options (int argc, char **argv, struct cli *c)
         x->dereference = DEREF_ALWAYS;
         break;
       case DEBUG_ABBREV_OPTION:
+      case PROGRESS_ABBREV_OPTION:
         error (0, 0, _("unrecognized option '%s'"), argv[optind - 1]);
+        usage (EXIT_FAILURE);
+      case P_AMBIGUOUS_OPTION:
+        error (0, 0, _("option '%s' is ambiguous; possibilities:"
+                       " '--parents' '--preserve'"), argv[optind - 1]);
         usage (EXIT_FAILURE);
       case 'L':
         x->dereference = DEREF_ALWAYS;
@@ -429,6 +460,12 @@ parse_options (int argc, char **argv, struct cli *c)
         break;
       case PARENTS_OPTION:
         c->parents = true;
+        break;
+      case PROGRESS_OPTION:
+        c->progress = (optarg
+                       ? XARGMATCH ("--progress", optarg,
+                                    progress_args, progress_vals)
+                       : PROGRESS_AUTO);
         break;
       case 'r':
       case 'R':
@@ -656,7 +693,11 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
             }
           created = true;
           if (x->verbose)
-            printf ("%s -> %s\n", s, dst);
+            {
+              progress_hide ();
+              printf ("%s -> %s\n", s, dst);
+              progress_resume ();
+            }
         }
       *dirs = xreallocarray (*dirs, *n_dirs + 1, sizeof **dirs);
       struct parent_dir *d = &(*dirs)[(*n_dirs)++];
@@ -802,6 +843,8 @@ do_copy (int n, char **file, struct cli *c)
       dest_info_init (&c->x);
       src_info_init (&c->x);
       for (int i = 0; i < n; i++)
+        count_source (file[i], &c->x);
+      for (int i = 0; i < n; i++)
         ok &= copy_into_dir (file[i], dir, fd, c);
       close (fd);
       free (dir);
@@ -828,6 +871,7 @@ do_copy (int n, char **file, struct cli *c)
       x.backup_type = no_backups;
     }
   bool copy_into_self;
+  count_source (src, &x);
   ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
   free (backup_dst);
   return ok;
@@ -847,7 +891,9 @@ main (int argc, char **argv)
   settle_options (&c);
 
   hash_init ();
+  progress_start (c.progress);
   bool ok = do_copy (argc - first, argv + first, &c);
+  progress_finish ();
   forget_all ();
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -46,6 +46,7 @@
 #include "gettext.h"
 #include "intprops.h"
 #include "minmax.h"
+#include "progress.h"
 #include "safe-read.h"
 #include "stat-size.h"
 #include "xalloc.h"
@@ -142,6 +143,7 @@ struct mover
   size_t hole_size;           /* the block a hole made from zeros covers */
   char *buf;                  /* read/write buffer, allocated when needed */
   size_t bufsize;
+  int offload_how;            /* offload_method's answer, or -1 */
   struct data_report *report;
 };
 
@@ -152,6 +154,53 @@ looks_sparse (struct stat const *st)
 {
   return (S_ISREG (st->st_mode)
           && ST_NBLOCKS (*st) < st->st_size / ST_NBLOCKSIZE);
+}
+
+/* What an offload to a filesystem does with the bytes, by statfs's
+   f_type: see offload_beats_holes and offload_method.  */
+enum fs_offload
+{
+  FS_COPIES,                  /* the kernel copies through the page cache */
+  FS_CLONES,                  /* the filesystem shares the blocks */
+  FS_SERVER,                  /* the file server copies them */
+};
+
+/* How an offload to the filesystem of FD goes, and its f_type in
+   *TYPE (0 if unknown).  */
+static enum fs_offload
+fs_offload (int fd, unsigned long *type)
+{
+  *type = 0;
+#ifdef __linux__
+  /* statfs's f_type of the filesystems named below.  */
+  enum
+  {
+    BTRFS_MAGIC = 0x9123683E,
+    XFS_MAGIC = 0x58465342,
+    NFS_MAGIC = 0x6969,
+    SMB2_MAGIC = 0xFE534D42,
+    CIFS_MAGIC = 0xFF534D42,
+    CEPH_MAGIC = 0x00C36400,
+  };
+  struct statfs fs;
+  if (fstatfs (fd, &fs) != 0)
+    return FS_COPIES;
+  *type = (uint32_t) fs.f_type;
+  switch ((uint32_t) fs.f_type)
+    {
+    case BTRFS_MAGIC:
+    case XFS_MAGIC:
+      return FS_CLONES;
+    case NFS_MAGIC:
+    case SMB2_MAGIC:
+    case CIFS_MAGIC:
+    case CEPH_MAGIC:
+      return FS_SERVER;
+    }
+#else
+  (void) fd;
+#endif
+  return FS_COPIES;
 }
 
 /* Whether the data extents of a sparse source are better offloaded to
@@ -173,34 +222,32 @@ looks_sparse (struct stat const *st)
 static bool
 offload_beats_holes (struct mover const *m)
 {
-#ifdef __linux__
-  /* statfs's f_type of the filesystems named above.  */
-  enum
-  {
-    BTRFS_MAGIC = 0x9123683E,
-    XFS_MAGIC = 0x58465342,
-    NFS_MAGIC = 0x6969,
-    SMB2_MAGIC = 0xFE534D42,
-    CIFS_MAGIC = 0xFF534D42,
-    CEPH_MAGIC = 0x00C36400,
-  };
-  struct statfs fs;
-  if (fstatfs (m->dst_fd, &fs) != 0)
-    return false;
-  switch ((uint32_t) fs.f_type)
+  unsigned long type;
+  return fs_offload (m->dst_fd, &type) != FS_COPIES;
+}
+
+/* For --progress, what an offload call that succeeded did with M's
+   bytes.  The call does not say, but the filesystems do what
+   offload_beats_holes describes: a clone where the destination's
+   filesystem clones and the source is on one of the same kind (a clone
+   never crosses filesystems; an offload that does is a copy), a copy on
+   the server where it is a network filesystem, a copy in the kernel
+   elsewhere.  An xfs without reflink shows as a clone, as above.
+   Worked out once per file, at its first offloaded chunk.  */
+static enum progress_method
+offload_method (struct mover *m)
+{
+  if (m->offload_how < 0)
     {
-    case BTRFS_MAGIC:
-    case XFS_MAGIC:
-    case NFS_MAGIC:
-    case SMB2_MAGIC:
-    case CIFS_MAGIC:
-    case CEPH_MAGIC:
-      return true;
+      unsigned long dst_type, src_type;
+      enum fs_offload how = fs_offload (m->dst_fd, &dst_type);
+      fs_offload (m->src_fd, &src_type);
+      m->offload_how = (how == FS_CLONES && src_type == dst_type
+                        ? PROGRESS_CLONE
+                        : how == FS_SERVER ? PROGRESS_SERVER
+                        : PROGRESS_KERNEL);
     }
-#else
-  (void) m;
-#endif
-  return false;
+  return m->offload_how;
 }
 
 /* Whether ERR from an offload call means that the kernel will not offload
@@ -377,6 +424,7 @@ read_write (struct mover *m, off_t pos, off_t end)
          : write_at (m, pos, m->buf, n)))
     return -1;
   m->report->read_write = true;
+  progress_moved (n, PROGRESS_READ_WRITE);
   return n;
 }
 
@@ -429,6 +477,8 @@ offload (struct mover *m, off_t pos, off_t end)
   else
     m->report->copy_file_range = true;
   m->dst_size = MAX (m->dst_size, out);
+  if (progress_active ())
+    progress_moved (n, offload_method (m));
   return n;
 }
 
@@ -476,6 +526,7 @@ write_zeros (struct mover *m, off_t pos, off_t end)
       size_t n = MIN (m->bufsize, (uintmax_t) (end - pos));
       if (!put_at (m, pos, m->buf, n, true))
         return false;
+      progress_moved (n, PROGRESS_READ_WRITE);
       pos += n;
     }
   return true;
@@ -490,6 +541,7 @@ copy_hole (struct mover *m, off_t pos, off_t end, enum sparse_mode sparse)
   if (sparse == SPARSE_NEVER || !m->dst_regular)
     return write_zeros (m, pos, end);
   m->report->holes_made = true;
+  progress_moved (end - pos, PROGRESS_HOLE);
   return true;
 }
 
@@ -560,6 +612,8 @@ clone_file (struct mover *m)
         return false;
       }
   m->report->cloned = true;
+  /* One call shares every block: the file is there when it returns.  */
+  progress_moved (m->size_hint, PROGRESS_CLONE);
   return true;
 }
 
@@ -639,7 +693,7 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
       .chunk = CHUNK_START,
       .size_hint = S_ISREG (src_st->st_mode) ? src_st->st_size : 0,
       .src_fpos = 0, .dst_fpos = 0, .dst_size = 0,
-      .report = report,
+      .offload_how = -1, .report = report,
     };
 
   if (opts->reflink == REFLINK_ALWAYS)

@@ -4,8 +4,10 @@
 bin_PROGRAMS += src/cpr
 
 # cp.c parses the command line, copy.c walks and recreates the files,
-# data.c moves the bytes of each regular file.
-src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h
+# data.c moves the bytes of each regular file, progress.c shows how far
+# they are (--progress).
+src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
+  src/progress.c src/progress.h
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) \
   $(LIB_EACCESS) $(LIB_SELINUX) $(LIBINTL)
 

@@ -47,7 +47,8 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/race.sh				\
   tests/cpr/inject.sh				\
   tests/cpr/coarse-time.sh			\
-  tests/cpr/default-acl.sh
+  tests/cpr/default-acl.sh			\
+  tests/cpr/progress.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =
@@ -58,6 +59,9 @@ check-pending: $(bin_PROGRAMS)
 	  TEST_SUITE_LOG=tests/pending-suite.log
 HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
+# --progress on a terminal: cpr in a pseudo-terminal (script, from
+# util-linux), slowed down by the data mover's shim.
+HOST_TESTS += tests/cpr/progress-tty.sh
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)

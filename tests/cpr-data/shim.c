@@ -39,6 +39,9 @@
                         copy_range or copy_file_range call on a descriptor
                         advances it by N nanoseconds: each call seems to
                         take N ns.
+   CPR_SHIM_SLEEP_NS=N  every copy_range or copy_file_range call really
+                        takes N nanoseconds more (it sleeps first): a
+                        slow copy, for what must happen during one.
    CPR_SHIM_GROW=FILE:HOLE:DATA
                         the first read, copy_range or copy_file_range call
                         whose source is FILE (the same inode) first makes
@@ -82,6 +85,7 @@ static int log_fd = -1;
 static bool ready;
 static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
 static long long fake_clock_ns = 1000000000;
+static long long sleep_ns;      /* CPR_SHIM_SLEEP_NS, or 0 */
 static char *grow_file;         /* CPR_SHIM_GROW's FILE, or NULL once grown */
 static long long grow_hole, grow_data;
 
@@ -166,6 +170,9 @@ setup (void)
   s = getenv ("CPR_SHIM_CALL_NS");
   if (s && *s)
     call_ns = strtoll (s, NULL, 10);
+  s = getenv ("CPR_SHIM_SLEEP_NS");
+  if (s && *s)
+    sleep_ns = strtoll (s, NULL, 10);
   s = getenv ("CPR_SHIM_GROW");
   if (s && *s)
     {
@@ -301,6 +308,13 @@ copy_call (enum op op, int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
   int64_t in = call_offset (fd_in, pos_in);
   int64_t out = call_offset (fd_out, pos_out);
   int err = apply_rules (op, in, &len);
+  if (0 < sleep_ns)
+    {
+      /* Restarted after a signal: the whole delay, whatever comes.  */
+      struct timespec ts = { sleep_ns / 1000000000, sleep_ns % 1000000000 };
+      while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+        continue;
+    }
   ssize_t r;
   if (err)
     {

@@ -41,10 +41,12 @@ cpr_case --frobnicate a b
 cpr_case --no a b
 cpr_case --re a b
 cpr_case --p a b
-# cpr's own --debug is no option of GNU cp 9.1: its abbreviations are
-# refused as unknown.
+# cpr's own --debug and --progress are no options of GNU cp 9.1: their
+# abbreviations are refused as unknown, and --p and --pr keep the
+# meanings they have there.
 for opt in --a --c --n --r --s --v --ver --d=x --de=x --d= --dere=x \
-    --no-p --t --deb --debu --deb=x --debu=; do
+    --no-p --t --deb --debu --deb=x --debu= --p=x --p= --pr=x --pro \
+    --prog=x --progres --progres=; do
   cpr_case $opt a b
 done
 cpr_case --verbose=yes a b
