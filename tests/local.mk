@@ -198,6 +198,17 @@ tests_nfs_cr_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
 tests_nfs_cr_model_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/nfs/same-file.sh tests/nfs/model.sh
 
+## Random operations in the spirit of fsx, checked against a model and,
+## with several processes on shared files, against an invariant, on every
+## scratch filesystem.  'make check-stress' (vm/local.mk) runs long ones;
+## on the host, cr-stress -C tries the model with copy_file_range(2).
+check_PROGRAMS += tests/stress/cr-stress
+tests_stress_cr_stress_SOURCES = tests/stress/fsx.c $(kernel_test_common)
+tests_stress_cr_stress_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_stress_cr_stress_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/stress/stress.sh
+HOST_TESTS += tests/stress/host.sh
+
 # The kernel series' own selftest: vm/build-kernel builds it with the
 # series' uapi headers; copy it here, where the guest can run it.  Only
 # the guest needs it (vm/local.mk's check-guest), so the host tests do

@@ -41,6 +41,15 @@ check-in-guest:
 	  check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= \
 	  TEST_SUITE_LOG=tests/guest-suite.log
 
+# A long run of tests/stress/stress.sh alone: STRESS_OPS operations per
+# filesystem, for the model run and for the multi-process run each.
+STRESS_OPS = 100000
+STRESS_TIMEOUT = 21600
+.PHONY: check-stress
+check-stress: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS)
+	$(VM_RUN) --timeout $(STRESS_TIMEOUT) -- $(MAKE) check-in-guest \
+	  GUEST_TESTS=tests/stress/stress.sh CR_STRESS_OPS=$(STRESS_OPS)
+
 # The main job: boot the patched kernel and copy with cpr (vm/demo).
 .PHONY: demo
 demo: $(bin_PROGRAMS)
