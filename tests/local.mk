@@ -13,7 +13,8 @@ GUEST_TESTS =
 
 # The guest proves the loop: the patched kernel, scratch filesystems and
 # NFSv4.2 over loopback.
-GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh
+GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh \
+  tests/guest/modes.sh
 
 # cpr side by side with GNU cp (/bin/cp) on the host: every option,
 # diagnostic and exit status, compared by running both on the same trees.
