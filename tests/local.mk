@@ -112,7 +112,7 @@ AM_TESTS_ENVIRONMENT =					\
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) tests/init.sh \
   tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
-  tests/vm/skip-fixture.sh
+  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
