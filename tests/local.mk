@@ -226,7 +226,8 @@ HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
   tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
   tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
-  tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh
+  tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
+  tests/cpr-guest/unprivileged.sh
 
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'
