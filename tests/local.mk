@@ -13,7 +13,8 @@ GUEST_TESTS =
 
 # The guest proves the loop: the patched kernel, scratch filesystems and
 # NFSv4.2 over loopback.
-GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh
+GUEST_TESTS += tests/guest/kernel.sh tests/guest/scratch-fs.sh tests/guest/nfs-loopback.sh \
+  tests/guest/modes.sh
 
 # cpr side by side with GNU cp (/bin/cp) on the host: every option,
 # diagnostic and exit status, compared by running both on the same trees.
@@ -113,7 +114,9 @@ AM_TESTS_ENVIRONMENT =					\
     ;
 
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) tests/init.sh \
-  tests/vm/failing-fixture.sh
+  tests/guest-run tests/guest-skips \
+  tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
+  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
@@ -238,7 +241,8 @@ HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
   tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
   tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
-  tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh
+  tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
+  tests/cpr-guest/unprivileged.sh
 
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'

@@ -35,11 +35,19 @@ clean-guest:
 
 # What the guest runs: the guest tests, with a test-suite log of their own.
 # The host built every program already; the guest has no compiler or
-# /usr/include, so its make must not see them as prerequisites.
+# /usr/include, so its make must not see them as prerequisites.  Each test
+# runs under tests/guest-run: a time limit of CR_TEST_TIMEOUT seconds, and
+# only the skips tests/guest-skips lists; the skips are listed at the end.
+GUEST_SUITE_LOG = tests/guest-suite.log
 check-in-guest:
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(GUEST_TESTS)' \
 	  check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= \
-	  TEST_SUITE_LOG=tests/guest-suite.log
+	  SH_LOG_COMPILER='$(SHELL) $(abs_top_srcdir)/tests/guest-run $(SHELL)' \
+	  TEST_SUITE_LOG='$(GUEST_SUITE_LOG)'; \
+	status=$$?; \
+	$(SHELL) $(srcdir)/tests/guest-run --summary \
+	  $(patsubst %.sh,%.log,$(GUEST_TESTS)); \
+	exit $$status
 
 # A long run of tests/stress/stress.sh alone: STRESS_OPS operations per
 # filesystem, for the model run and for the multi-process run each.

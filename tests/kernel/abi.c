@@ -870,22 +870,27 @@ row_setid_cleared (struct ctx *c)
 
 /* The same for an unprivileged user owning the files, which on NFS is
    also unprivileged on the server (root's requests keep CAP_FSETID
-   there), for a small copy and a large one.  The user works in a folder of its own, entered before giving
-   up root, since the directories above it need not be searchable.  */
+   there), for a small copy and a large one.  The user reaches its folder
+   by its full path, as any program does: every folder from / down must be
+   searchable by others, as on a real system (the guest's image makes /
+   so), and only the run's own folder, which mkdtemp made 0700, is opened
+   up here.  */
 enum { NOBODY = 65534 };
 
 static enum result
 setid_bits_unprivileged (struct ctx *c)
 {
-  char const *sub = "unprivileged";
-  if (mkdir (path (c, sub), 0755) != 0
-      || chown (path (c, sub), NOBODY, NOBODY) != 0
-      || chdir (path (c, sub)) != 0)
-    cr_die ("prepare %s", path (c, sub));
-  c->dir = (char *) ".";        /* this process's copy of the context */
+  char *sub = strdup (path (c, "unprivileged"));
+  if (!sub || chmod (c->dir, 0755) != 0 || mkdir (sub, 0755) != 0
+      || chown (sub, NOBODY, NOBODY) != 0)
+    cr_die ("prepare %s", sub ? sub : "a folder");
+  c->dir = sub;                 /* this process's copy of the context */
   if (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0
       || setuid (NOBODY) != 0)
     cr_die ("become user %d", NOBODY);
+  if (access (sub, W_OK | X_OK) != 0)
+    return say (c, FAIL, "user %d cannot reach %s by its path: %s", NOBODY,
+                sub, strerrorname_np (errno));
   /* Large enough for the NFS client to ask for an asynchronous COPY,
      which nfsd runs in a thread of its own.  */
   enum result r = setid_bits_in (c, ".", 5);

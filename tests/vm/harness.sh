@@ -1,7 +1,8 @@
 #!/bin/sh
-# vm/run passes only when the guest says so: a failing command, a kernel
-# WARNING in the guest and a hung guest each fail the run; a passing
-# command passes and its status comes back.
+# vm/run passes only when the guest says so: a failing guest test, a guest
+# test that hangs (alone, by name) or skips for an unlisted reason, each
+# class of kernel report, a tainted kernel and a hung guest each fail the
+# run; a passing command passes and its status comes back.  Four boots.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -12,25 +13,69 @@ test -n "$CR_SKIP_GUEST" && skip_ "guest boots disabled (CR_SKIP_GUEST)"
 command -v ${QEMU:-qemu-system-x86_64} >/dev/null || skip_ "QEMU not installed"
 
 run="$abs_top_srcdir/vm/run --builddir $PWD --srcdir $abs_top_srcdir --out $PWD/out --bare"
+guest_run="$abs_top_srcdir/tests/guest-run"
 
-# A failing test in the guest's Automake harness fails the run.
+# tests/guest-run on the host first, where it costs no boot: a skip the
+# list names passes as a skip, one it does not name fails, a row's skip
+# counts as much as the whole test's, a hung test is cut short by name.
+fixture=$abs_top_srcdir/tests/vm/skip-fixture.sh
+echo "tests/vm/skip-fixture.sh a reason tests/guest-skips does not *" > listed
+echo "tests/vm/skip-fixture.sh fixture: a listed row" >> listed
+returns_ 77 env CR_GUEST_SKIPS=listed srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$fixture" > out-listed 2>&1 || { cat out-listed; fail=1; }
+grep '^guest-run: expected skip: a reason' out-listed || fail=1
+returns_ 1 env srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$fixture" > out-unlisted 2>&1 || { cat out-unlisted; fail=1; }
+grep '^guest-run: FAIL: tests/vm/skip-fixture.sh: 1 skip' out-unlisted || fail=1
+returns_ 1 env CR_GUEST_SKIPS=listed CR_FIXTURE_ROWS=1 srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$fixture" > out-rows 2>&1 || { cat out-rows; fail=1; }
+grep '^guest-run: expected skip: fixture: a listed row' out-rows || fail=1
+grep '^guest-run: unexpected skip: fixture: an unlisted row' out-rows || fail=1
+returns_ 1 env CR_TEST_TIMEOUT=1 srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$abs_top_srcdir/tests/vm/hang-fixture.sh" > out-slow 2>&1 \
+  || { cat out-slow; fail=1; }
+grep '^guest-run: FAIL: tests/vm/hang-fixture.sh: timed out after 1s' out-slow \
+  || fail=1
+
+# In the guest's Automake harness (make check-in-guest), a failing test,
+# a hung one and one skipping for an unlisted reason each fail alone, by
+# name; the others still run; make's status comes back.
+fixtures='tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh tests/vm/skip-fixture.sh'
 returns_ 2 $run --builddir "$abs_top_builddir" -- \
-  make check-TESTS TESTS=tests/vm/failing-fixture.sh \
-    check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= \
-    AM_COLOR_TESTS=no TEST_SUITE_LOG=tests/vm/failing-fixture-suite.log > out-fixture 2>&1 \
+  make check-in-guest GUEST_TESTS="$fixtures" CR_TEST_TIMEOUT=5 \
+    AM_COLOR_TESTS=no GUEST_SUITE_LOG=tests/vm/fixture-suite.log > out-fixture 2>&1 \
   || { cat out-fixture; fail=1; }
-grep 'FAIL: tests/vm/failing-fixture.sh' out-fixture || { cat out-fixture; fail=1; }
-rm -f "$abs_top_builddir"/tests/vm/failing-fixture*.log \
-  "$abs_top_builddir"/tests/vm/failing-fixture.trs
+for t in $fixtures; do
+  grep "^FAIL: $t" out-fixture || { cat out-fixture; fail=1; }
+done
+grep 'hang-fixture.sh: timed out after 5s' "$abs_top_builddir"/tests/vm/hang-fixture.log \
+  || fail=1
+grep 'skip-fixture.sh: unexpected skip: a reason tests/guest-skips' out-fixture || fail=1
+rm -f "$abs_top_builddir"/tests/vm/*-fixture.log \
+  "$abs_top_builddir"/tests/vm/*-fixture.trs "$abs_top_builddir"/tests/vm/fixture-suite.log
 
-# A command's exit status comes back from the guest.
+# A clean run passes, untainted, and its command's status comes back.
 $run -- sh -c 'exit 0' > out-ok 2>&1 || { cat out-ok; fail=1; }
-returns_ 3 $run -- sh -c 'exit 3' > out-3 2>&1 || { cat out-3; fail=1; }
+test "$(cat out/tainted)" = 0 || fail=1
 
-# A kernel warning fails the run although the command passed.
-returns_ 1 $run -- sh -c 'echo "WARNING: CPU: 0 PID: 1 at injected by tests/vm/harness.sh" > /dev/kmsg' \
-  > out-warn 2>&1 || { cat out-warn; fail=1; }
-grep 'kernel report' out-warn || fail=1
+# Each class of kernel report fails the run although the command passed,
+# and the run names it: lkdtm provokes what it can, the fixture writes the
+# rest to the kernel log (tests/vm/reports-fixture.sh).
+returns_ 1 $run --timeout 300 -- sh "$abs_top_srcdir/tests/vm/reports-fixture.sh" \
+  > out-reports 2>&1 || { cat out-reports; fail=1; }
+classes=$(sed -n 's/^vm\/run: FAIL: kernel reports in [^ ]*: //p' out-reports)
+echo "reported: $classes"
+for c in kernel-BUG invalid-opcode BUG WARNING Oops general-protection KASAN \
+         UBSAN lockdep RCU-stall soft-lockup hard-lockup hung-task taint; do
+  case " $classes " in
+    *" $c "*) ;;
+    *) echo "vm/run did not report $c"; fail=1 ;;
+  esac
+done
+# The fixture's own checks passed: each lkdtm report showed in time.
+grep 'reports-fixture: no' out-reports && fail=1
+# The taint comes from the guest: D (oops), W (warning), L (soft lockup).
+grep -E '^vm/run:   taint: .*\([A-Z]*D[A-Z]*W[A-Z]*L[A-Z]*\)$' out-reports || fail=1
 
 # A guest that never finishes fails within the timeout.
 returns_ 1 $run --timeout 15 -- sleep 100000 > out-hang 2>&1 || { cat out-hang; fail=1; }

@@ -1,0 +1,6 @@
+#!/bin/sh
+# Not part of the suite: tests/vm/harness.sh runs it in the guest with a
+# short CR_TEST_TIMEOUT to show that a hung test fails alone, by name.
+echo "hanging on purpose (tests/vm/hang-fixture.sh)"
+sleep 100000 &
+wait
