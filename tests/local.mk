@@ -189,6 +189,15 @@ tests_kernel_cr_fpos_LDFLAGS = -pthread
 tests_kernel_cr_fpos_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/kernel/fpos.sh
 
+## copy_range(2) offloads through ->copy_file_range where that is a
+## filesystem's only offload: FUSE, served from memory by cr-fuse, a
+## server of its own on /dev/fuse (libc only) that counts the requests.
+check_PROGRAMS += tests/kernel/cr-fuse
+tests_kernel_cr_fuse_SOURCES = tests/kernel/fuse-daemon.c
+# Not gnulib's headers, which would want lib/libgnu.a.
+tests_kernel_cr_fuse_CPPFLAGS =
+GUEST_TESTS += tests/kernel/fuse.sh
+
 ## NFS: the client's state against the server's, on every NFS mount:
 ## a copy from a file a copy within it has grown, and a seeded random
 ## sequence of operations checked against a model of the files.
