@@ -87,6 +87,8 @@ tests_nfs_cr_raw_copy_SOURCES = tests/nfs/raw-copy.c
 # Not gnulib's headers, which would want lib/libgnu.a.
 tests_nfs_cr_raw_copy_CPPFLAGS =
 GUEST_TESTS += tests/nfs/raw-copy.sh
+# The same client asks nfsd for an inter-server COPY from itself.
+GUEST_TESTS += tests/nfs/inter-ssc.sh
 
 # The host runs HOST_TESTS; check-local boots the guest and runs
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.

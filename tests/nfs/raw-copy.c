@@ -20,7 +20,7 @@
    never would (its own checks refuse offsets whose sum wraps loff_t
    before anything goes on the wire).
 
-   Usage: cr-raw-copy SOURCE DEST SRC_OFF DST_OFF COUNT
+   Usage: cr-raw-copy [-u UID] [-g GID] [-i] SOURCE DEST SRC_OFF DST_OFF COUNT
    SOURCE and DEST are the files' paths on the server, looked up one
    component at a time from the server's pseudo-root; each is opened
    (and created if missing, never truncated), SOURCE for reading and
@@ -28,14 +28,40 @@
    SAVEFH, PUTFH DEST, COPY (intra-server, consecutive, synchronous)
    goes to the server, and its COPY status is printed:
      COPY NFS4_OK 4096          (with the byte count the server wrote)
+     COPY NFS4_OK async         (the server copies in the background)
      COPY NFS4ERR_INVAL
    The exit status is 0 when the COPY got an answer, whatever it was,
    and 1 when anything before it failed.
 
-   ONC RPC (RFC 5531) over TCP with record marking, AUTH_SYS as uid 0;
-   the operations are those of NFSv4.1 (RFC 8881) and COPY from NFSv4.2
-   (RFC 7862).  NFS4ERR_GRACE and NFS4ERR_DELAY are retried after a
-   pause, since the server may still be in its grace period.  */
+   -u and -g set the user and group the AUTH_SYS credential names
+   (0 and 0 by default), for every call.
+
+   -i makes the copy an inter-server one, as a destination server is
+   asked to copy from another: COPY_NOTIFY on SOURCE (naming this
+   server as the destination) first, whose answer is printed as
+     COPY_NOTIFY NFS4_OK tcp 127.0.0.1.8.1   (the source server named)
+     COPY_NOTIFY NFS4ERR_NOTSUPP
+   and, when it succeeds, a COPY whose source stateid is the one
+   COPY_NOTIFY gave, whose source server is the one it named, and which
+   is asynchronous (inter-server copies must be).  The server then
+   reads the source from itself, as a client of the address named.
+   When the COPY is under way, OFFLOAD_STATUS asks after it every 100 ms
+   until the server no longer knows the copy (NFS4ERR_BAD_STATEID: it is
+   over) or reports it complete, for at most 300 s; then
+     OFFLOAD_STATUS done
+     OFFLOAD_STATUS done NFS4_OK 4096        (when it reports completion)
+     OFFLOAD_STATUS timeout 1048576          (the bytes copied so far)
+     OFFLOAD_STATUS NFS4ERR_...
+   Only then are the files closed: closing the source would withdraw
+   the COPY_NOTIFY stateid, and destroying the client would stop the
+   copy.  The server's CB_OFFLOAD goes nowhere: this client offers no
+   back channel.
+
+   ONC RPC (RFC 5531) over TCP with record marking, AUTH_SYS; the
+   operations are those of NFSv4.1 (RFC 8881) and COPY, COPY_NOTIFY and
+   OFFLOAD_STATUS from NFSv4.2 (RFC 7862).  NFS4ERR_GRACE and
+   NFS4ERR_DELAY are retried after a pause, since the server may still
+   be in its grace period.  */
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,13 +94,19 @@ enum
   OP_PUTFH = 22, OP_PUTROOTFH = 24, OP_SAVEFH = 32,
   OP_EXCHANGE_ID = 42, OP_CREATE_SESSION = 43, OP_DESTROY_SESSION = 44,
   OP_SEQUENCE = 53, OP_DESTROY_CLIENTID = 57, OP_RECLAIM_COMPLETE = 58,
-  OP_COPY = 60
+  OP_COPY = 60, OP_COPY_NOTIFY = 61, OP_OFFLOAD_STATUS = 67
+};
+
+/* netloc4 types (RFC 7862, 3.3.1).  */
+enum
+{
+  NL4_NAME = 1, NL4_URL = 2, NL4_NETADDR = 3
 };
 
 enum
 {
   NFS4_OK = 0, NFS4ERR_DELAY = 10008, NFS4ERR_GRACE = 10013,
-  NFS4ERR_COMPLETE_ALREADY = 10054
+  NFS4ERR_BAD_STATEID = 10025, NFS4ERR_COMPLETE_ALREADY = 10054
 };
 
 static struct
@@ -251,6 +283,7 @@ get_opaque (struct xread *r, void *p, size_t max)
 
 static int sock = -1;
 static uint32_t xid;
+static uint32_t auth_uid, auth_gid;
 
 static void
 write_all (void const *p, size_t n)
@@ -318,8 +351,8 @@ rpc_call (struct xbuf const *args, unsigned char **reply, struct xread *r)
 
   put32 (&cred, time (NULL));
   put_string (&cred, "cr-raw-copy");
-  put32 (&cred, 0);             /* uid */
-  put32 (&cred, 0);             /* gid */
+  put32 (&cred, auth_uid);
+  put32 (&cred, auth_gid);
   put32 (&cred, 0);             /* no supplementary groups */
 
   put32 (&call, 0);             /* record mark, filled in below */
@@ -624,10 +657,58 @@ open_file (char const *path, uint32_t access, struct open_file *f)
   free (reply);
 }
 
+/* A netloc4 of type NL4_NETADDR: a netid ("tcp") and a universal
+   address ("127.0.0.1.8.1" for port 2049).  */
+struct netaddr
+{
+  char netid[32];
+  char addr[128];
+};
+
+static void
+put_netaddr (struct xbuf *b, struct netaddr const *na)
+{
+  put32 (b, NL4_NETADDR);
+  put_string (b, na->netid);
+  put_string (b, na->addr);
+}
+
+/* The next netloc4 of a reply into *NA, which must be an NL4_NETADDR.  */
+static void
+get_netaddr (struct xread *r, struct netaddr *na)
+{
+  uint32_t type = get32 (r);
+  if (type != NL4_NETADDR)
+    die ("the server named a source server of netloc type %" PRIu32
+         ", not NL4_NETADDR", type);
+  size_t n = get_opaque (r, na->netid, sizeof na->netid - 1);
+  na->netid[n] = '\0';
+  n = get_opaque (r, na->addr, sizeof na->addr - 1);
+  na->addr[n] = '\0';
+}
+
+/* This server, as the Linux client reaches it.  */
+static struct netaddr const loopback = { "tcp", "127.0.0.1.8.1" };
+
+static void
+build_copy_notify (struct xbuf *b, void const *arg)
+{
+  struct open_file const *src = arg;
+  put32 (b, OP_PUTFH);
+  put_opaque (b, src->fh, src->fh_len);
+  put32 (b, OP_COPY_NOTIFY);
+  put_fixed (b, src->stateid, 16);
+  put_netaddr (b, &loopback);   /* the destination server */
+}
+
 struct copy_args
 {
   struct open_file const *src, *dst;
   uint64_t src_off, dst_off, count;
+  /* The source stateid: SRC's open stateid, or COPY_NOTIFY's.  */
+  unsigned char const *src_stateid;
+  /* The source server of an inter-server copy, or null.  */
+  struct netaddr const *source_server;
 };
 
 static void
@@ -640,14 +721,86 @@ build_copy (struct xbuf *b, void const *arg)
   put32 (b, OP_PUTFH);
   put_opaque (b, c->dst->fh, c->dst->fh_len);
   put32 (b, OP_COPY);
-  put_fixed (b, c->src->stateid, 16);
+  put_fixed (b, c->src_stateid, 16);
   put_fixed (b, c->dst->stateid, 16);
   put64 (b, c->src_off);
   put64 (b, c->dst_off);
   put64 (b, c->count);
   put32 (b, 1);                 /* consecutive */
-  put32 (b, 1);                 /* synchronous */
-  put32 (b, 0);                 /* no source servers: intra-server */
+  if (c->source_server)
+    {
+      put32 (b, 0);             /* asynchronous, */
+      put32 (b, 1);             /* from one source server */
+      put_netaddr (b, c->source_server);
+    }
+  else
+    {
+      put32 (b, 1);             /* synchronous, */
+      put32 (b, 0);             /* no source servers: intra-server */
+    }
+}
+
+struct offload_args
+{
+  struct open_file const *dst;
+  unsigned char const *stateid;
+};
+
+static void
+build_offload_status (struct xbuf *b, void const *arg)
+{
+  struct offload_args const *o = arg;
+  put32 (b, OP_PUTFH);          /* the operation needs a current fh */
+  put_opaque (b, o->dst->fh, o->dst->fh_len);
+  put32 (b, OP_OFFLOAD_STATUS);
+  put_fixed (b, o->stateid, 16);
+}
+
+/* Ask after the asynchronous copy O until it is over or 300 s have
+   passed, and print how it ended.  */
+static void
+wait_for_copy (struct offload_args const *o)
+{
+  struct timespec const pause = { 0, 100 * 1000 * 1000 };
+  time_t deadline = time (NULL) + 300;
+  uint64_t copied = 0;
+  for (;;)
+    {
+      unsigned char *reply;
+      struct xread r;
+      uint32_t status = compound (2, build_offload_status, o, &reply, &r);
+      if (status == NFS4ERR_BAD_STATEID)
+        {
+          /* The copy is over and forgotten.  */
+          free (reply);
+          printf ("OFFLOAD_STATUS done\n");
+          return;
+        }
+      if (status != NFS4_OK)
+        {
+          free (reply);
+          printf ("OFFLOAD_STATUS %s\n", status_name (status));
+          return;
+        }
+      op_result (&r, OP_PUTFH);
+      op_result (&r, OP_OFFLOAD_STATUS);
+      copied = get64 (&r);
+      if (get32 (&r))           /* osr_complete<1> */
+        {
+          uint32_t how = get32 (&r);
+          free (reply);
+          printf ("OFFLOAD_STATUS done %s %" PRIu64 "\n",
+                  status_name (how), copied);
+          return;
+        }
+      free (reply);
+      if (time (NULL) > deadline)
+        {
+          printf ("OFFLOAD_STATUS timeout %" PRIu64 "\n", copied);
+          return;
+        }
+      nanosleep (&pause, NULL);
+    }
 }
 
 static void
@@ -694,12 +847,31 @@ number (char const *arg)
 int
 main (int argc, char **argv)
 {
-  if (argc != 6)
+  int inter = 0;
+  int opt;
+  while ((opt = getopt (argc, argv, "u:g:i")) != -1)
+    switch (opt)
+      {
+      case 'u':
+        auth_uid = number (optarg);
+        break;
+      case 'g':
+        auth_gid = number (optarg);
+        break;
+      case 'i':
+        inter = 1;
+        break;
+      default:
+        argc = 0;
+        break;
+      }
+  if (argc - optind != 5)
     {
-      fprintf (stderr, "Usage: %s SOURCE DEST SRC_OFF DST_OFF COUNT\n",
-               program_name);
+      fprintf (stderr, "Usage: %s [-u UID] [-g GID] [-i] SOURCE DEST"
+               " SRC_OFF DST_OFF COUNT\n", program_name);
       return 1;
     }
+  argv += optind - 1;
   struct copy_args c;
   c.src_off = number (argv[3]);
   c.dst_off = number (argv[4]);
@@ -740,22 +912,72 @@ main (int argc, char **argv)
 
   c.src = &src;
   c.dst = &dst;
-  status = compound (4, build_copy, &c, &reply, &r);
-  if (status == NFS4_OK)
+  c.src_stateid = src.stateid;
+  c.source_server = NULL;
+
+  unsigned char cnr_stateid[16];
+  struct netaddr source_server;
+  int copy_now = 1;
+  if (inter)
     {
-      op_result (&r, OP_PUTFH);
-      op_result (&r, OP_SAVEFH);
-      op_result (&r, OP_PUTFH);
-      op_result (&r, OP_COPY);
-      if (get32 (&r))                   /* callback stateid, if async */
-        get_bytes (&r, NULL, 16);
-      printf ("COPY NFS4_OK %" PRIu64 "\n", get64 (&r));
+      status = compound (2, build_copy_notify, &src, &reply, &r);
+      if (status == NFS4_OK)
+        {
+          op_result (&r, OP_PUTFH);
+          op_result (&r, OP_COPY_NOTIFY);
+          get64 (&r);                   /* cnr_lease_time: seconds, */
+          get32 (&r);                   /* nanoseconds */
+          get_bytes (&r, cnr_stateid, sizeof cnr_stateid);
+          if (get32 (&r) == 0)
+            die ("%s", "COPY_NOTIFY named no source server");
+          get_netaddr (&r, &source_server);
+          printf ("COPY_NOTIFY NFS4_OK %s %s\n", source_server.netid,
+                  source_server.addr);
+          c.src_stateid = cnr_stateid;
+          c.source_server = &source_server;
+        }
+      else
+        {
+          printf ("COPY_NOTIFY %s\n", status_name (status));
+          copy_now = 0;
+        }
+      free (reply);
     }
-  else
-    printf ("COPY %s\n", status_name (status));
-  free (reply);
+
+  unsigned char cb_stateid[16];
+  int async = 0;
+  if (copy_now)
+    {
+      status = compound (4, build_copy, &c, &reply, &r);
+      if (status == NFS4_OK)
+        {
+          op_result (&r, OP_PUTFH);
+          op_result (&r, OP_SAVEFH);
+          op_result (&r, OP_PUTFH);
+          op_result (&r, OP_COPY);
+          async = get32 (&r) != 0;      /* callback stateid, if async */
+          if (async)
+            {
+              get_bytes (&r, cb_stateid, sizeof cb_stateid);
+              printf ("COPY NFS4_OK async\n");
+            }
+          else
+            printf ("COPY NFS4_OK %" PRIu64 "\n", get64 (&r));
+        }
+      else
+        printf ("COPY %s\n", status_name (status));
+      free (reply);
+    }
   if (fflush (stdout) != 0)
     die ("%s", "write error");
+
+  if (async)
+    {
+      struct offload_args o = { &dst, cb_stateid };
+      wait_for_copy (&o);
+      if (fflush (stdout) != 0)
+        die ("%s", "write error");
+    }
 
   /* Leave no state behind; failures here do not change the answer.  */
   struct open_file const *both[2] = { &src, &dst };
