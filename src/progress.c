@@ -50,6 +50,7 @@
 
 #include "error.h"
 #include "gettext.h"
+#include "human.h"
 #include "minmax.h"
 #include "progname.h"
 
@@ -65,6 +66,18 @@ enum { RING = 32 };
 
 /* The longest status line or summary, in bytes.  */
 enum { LINE_MAX_BYTES = 256 };
+
+/* How human_readable writes a number of bytes: "2 B", "6.8 MiB", "123
+   MiB", rounded down, so that what is done never shows as more than it
+   is.  */
+enum
+{
+  SIZE_OPTS = (human_autoscale | human_base_1024 | human_SI | human_B
+               | human_space_before_unit | human_floor)
+};
+
+/* A buffer for one number of bytes so written.  */
+typedef char size_buf[LONGEST_HUMAN_READABLE + 1];
 
 struct sample
 {
@@ -177,33 +190,6 @@ append (char *buf, size_t size, char const *fmt, ...)
   va_end (ap);
 }
 
-/* N bytes, for a person: exact below 1 KiB, else three significant
-   digits of a binary unit, rounded down, so that what is done never
-   shows as more than it is.  */
-static char const *
-size_words (intmax_t n, char *buf, size_t size)
-{
-  if (n < 1024)
-    {
-      snprintf (buf, size, n == 1 ? _("%jd byte") : _("%jd bytes"), n);
-      return buf;
-    }
-  static char const units[] = "KMGTPE";
-  int u = 0;
-  long double v = n / 1024.0L;
-  for (; 1024 <= v && units[u + 1]; u++)
-    v /= 1024;
-  int decimals = v < 10 ? 2 : v < 100 ? 1 : 0;
-  unsigned scale = decimals == 2 ? 100 : decimals == 1 ? 10 : 1;
-  uintmax_t fixed = v * scale;
-  if (decimals)
-    snprintf (buf, size, "%ju.%0*ju %ciB", fixed / scale, decimals,
-              fixed % scale, units[u]);
-  else
-    snprintf (buf, size, "%ju %ciB", fixed, units[u]);
-  return buf;
-}
-
 /* SECONDS as H:MM:SS, or M:SS under an hour.  */
 static char const *
 clock_words (intmax_t seconds, char *buf, size_t size)
@@ -268,9 +254,10 @@ push_sample (long long now)
 static void
 bytes_field (char *line, size_t size, intmax_t total)
 {
-  char done_s[32], total_s[32];
-  append (line, size, "%s / %s%s", size_words (p.bytes_done, done_s, 32),
-          at_least (), size_words (total, total_s, 32));
+  size_buf done_s, total_s;
+  append (line, size, "%s / %s%s",
+          human_readable (p.bytes_done, done_s, SIZE_OPTS, 1, 1),
+          at_least (), human_readable (total, total_s, SIZE_OPTS, 1, 1));
   if (!open_totals () && 0 < total)
     append (line, size, " (%d%%)", (int) (p.bytes_done * 100.0L / total));
 }
@@ -281,10 +268,10 @@ static void
 rate_fields (char *line, size_t size, intmax_t total, long long now)
 {
   double rate = current_rate (now);
-  char buf[32];
+  size_buf buf;
   if (rate <= 0)
     return;
-  append (line, size, "  %s/s", size_words (rate, buf, sizeof buf));
+  append (line, size, "  %s/s", human_readable (rate, buf, SIZE_OPTS, 1, 1));
   double left = (total - p.bytes_done) / rate;
   if (left < 100 * 3600)
     append (line, size, "  ETA %s%s", at_least (),
@@ -499,13 +486,14 @@ progress_resume (void)
 static void
 moved_words (char *line, size_t size)
 {
-  char buf[32];
+  size_buf buf;
   intmax_t moved = (p.by_method[PROGRESS_KERNEL]
                     + p.by_method[PROGRESS_READ_WRITE]);
   int used = 0;
   for (int m = 0; m < PROGRESS_HOLE; m++)
     used += 0 < p.by_method[m];
-  append (line, size, _("; %s moved"), size_words (moved, buf, sizeof buf));
+  append (line, size, _("; %s moved"),
+          human_readable (moved, buf, SIZE_OPTS, 1, 1));
   char const *sep = ": ";
   for (int m = 0; m < PROGRESS_HOLE; m++)
     if (0 < p.by_method[m])
@@ -513,7 +501,7 @@ moved_words (char *line, size_t size)
         append (line, size, "%s%s", sep, method_word (m, true));
         if (1 < used)
           append (line, size, " %s",
-                  size_words (p.by_method[m], buf, sizeof buf));
+                  human_readable (p.by_method[m], buf, SIZE_OPTS, 1, 1));
         sep = ", ";
       }
 }
@@ -536,15 +524,17 @@ progress_finish (void)
     return;
   long long now = now_ns ();
   long long elapsed = now - p.start_ns;
-  char line[LINE_MAX_BYTES], size_s[32], time_s[32], rate_s[32];
+  char line[LINE_MAX_BYTES], time_s[32];
+  size_buf size_s, rate_s;
   snprintf (line, sizeof line,
             p.files_done == 1 ? _("%jd file: %s in %s") : _("%jd files: %s in %s"),
-            p.files_done, size_words (p.bytes_done, size_s, sizeof size_s),
+            p.files_done,
+            human_readable (p.bytes_done, size_s, SIZE_OPTS, 1, 1),
             elapsed_words (elapsed, time_s, sizeof time_s));
   if (0 < elapsed)
     append (line, sizeof line, ", %s/s",
-            size_words (p.bytes_done * 1e9L / elapsed, rate_s,
-                        sizeof rate_s));
+            human_readable (p.bytes_done * 1e9L / elapsed, rate_s,
+                            SIZE_OPTS, 1, 1));
   moved_words (line, sizeof line);
   if (p.shown)
     erase_line ();
