@@ -1,7 +1,7 @@
 ## kernel/local.mk: the kernel series is data for vm/, shipped in the tarball.
 ## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
-EXTRA_DIST += kernel/series kernel/guest.config \
+EXTRA_DIST += kernel/series kernel/guest.config kernel/debug.config \
   $(wildcard $(srcdir)/kernel/*.patch) $(wildcard $(srcdir)/kernel/*.2)
 
 # kernel/check-series: the series applies to a fresh unpack and builds

@@ -7,9 +7,12 @@
 ## they skip.  The two lists write their .log and .trs files into the same
 ## tree (the guest sees it through a shared folder), so a test is in one of
 ## them only, and 'make -j check' can run the host tests beside the guest.
+## DEBUG_GUEST_TESTS run in the guest too, but only under 'make
+## check-debug' (vm/local.mk): too slow for every 'make check'.
 
 HOST_TESTS =
 GUEST_TESTS =
+DEBUG_GUEST_TESTS =
 
 # The guest proves the loop: the patched kernel, scratch filesystems and
 # NFSv4.2 over loopback.
@@ -115,7 +118,7 @@ AM_TESTS_ENVIRONMENT =					\
     PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)'"$$PATH" \
     ;
 
-EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) tests/init.sh \
+EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
   tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh

@@ -29,7 +29,8 @@ clean-local: clean-guest
 .PHONY: mostlyclean-guest clean-guest
 mostlyclean-guest:
 	rm -f $(GUEST_TESTS:.sh=.log) $(GUEST_TESTS:.sh=.trs) \
-	  tests/guest-suite.log
+	  $(DEBUG_GUEST_TESTS:.sh=.log) $(DEBUG_GUEST_TESTS:.sh=.trs) \
+	  $(LEAK_TEST:.sh=.log) $(LEAK_TEST:.sh=.trs) tests/guest-suite.log
 clean-guest:
 	rm -rf vm/out
 
@@ -51,12 +52,33 @@ check-in-guest:
 
 # A long run of tests/stress/stress.sh alone: STRESS_OPS operations per
 # filesystem, for the model run and for the multi-process run each.
+# STRESS_VM_OPTS='--kernel debug' runs it under the debug kernel.
 STRESS_OPS = 100000
 STRESS_TIMEOUT = 21600
+STRESS_VM_OPTS =
 .PHONY: check-stress
 check-stress: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS)
-	$(VM_RUN) --timeout $(STRESS_TIMEOUT) -- $(MAKE) check-in-guest \
+	$(VM_RUN) $(STRESS_VM_OPTS) --timeout $(STRESS_TIMEOUT) -- \
+	  $(MAKE) check-in-guest \
 	  GUEST_TESTS=tests/stress/stress.sh CR_STRESS_OPS=$(STRESS_OPS)
+
+# 'make check-debug': the debug kernel (kernel/debug.config: KASAN,
+# lockdep, UBSAN, object and list debugging, kmemleak) runs the guest
+# suite, the tests too slow for 'make check' and a longer stress run,
+# then a leak scan; vm/run fails it on any kernel report.  Everything runs
+# several times slower than under the plain kernel, hence the limits.
+LEAK_TEST = tests/guest/kmemleak.sh
+EXTRA_DIST += $(LEAK_TEST)
+DEBUG_STRESS_OPS = 1000
+DEBUG_TIMEOUT = 10800
+DEBUG_TEST_TIMEOUT = 2400
+.PHONY: check-debug
+check-debug: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
+  tests/kernel/copy_range_test
+	$(VM_RUN) --kernel debug --timeout $(DEBUG_TIMEOUT) -- \
+	  $(MAKE) check-in-guest \
+	  GUEST_TESTS='$(GUEST_TESTS) $(DEBUG_GUEST_TESTS) $(LEAK_TEST)' \
+	  CR_STRESS_OPS=$(DEBUG_STRESS_OPS) CR_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT)
 
 # The main job: boot the patched kernel and copy with cpr (vm/demo).
 .PHONY: demo

@@ -10,7 +10,7 @@ test -n "$COPYRANGE_GUEST" || skip_ "runs only inside the QEMU guest (make check
 release=$(uname -r) || fail=1
 echo "guest kernel: $release"
 case $release in
-  6.1.*-copyrange|6.1.*-copyrange+) ;;
+  6.1.*-copyrange|6.1.*-copyrange+|6.1.*-copyrange-debug) ;;
   *) fail_ "expected a 6.1 kernel with the -copyrange local version, got $release" ;;
 esac
 
