@@ -63,6 +63,9 @@ EXTRA_DIST += tests/cpr/compare-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
 # util-linux), slowed down by the data mover's shim.
 HOST_TESTS += tests/cpr/progress-tty.sh
+# --continue and the partial mark: copies killed by the data mover's
+# shim, continued; and the cp -u trap, side by side with GNU cp.
+HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
