@@ -177,6 +177,21 @@ run_ plain.log cpr -aT src dst
 test $rc = 0 && same_tree_ src dst || fail=1
 test $(moved_ plain.log) = $full || fail=1
 
+# A copy that fails (EIO from the data call at 1 MiB) keeps its mark with
+# --continue, and a later --continue goes on from there; without
+# --continue it is left unmarked, as GNU cp leaves it.
+rm -f a.fail
+run_ fail.log CPR_SHIM_FAIL=copy_range:1048576:EIO cpr src/a a.fail 2> err
+test $rc = 1 && grep -q 'error copying' err || fail=1
+test -z "$(offset_ a.fail)" || { echo "a failed copy kept its mark"; fail=1; }
+run_ fail-c.log CPR_SHIM_FAIL=copy_range:1048576:EIO cpr --continue src/a a.fail \
+  2> err
+test $rc = 1 && test "$(offset_ a.fail)" = 1048576 \
+  || { echo "--continue: mark '$(offset_ a.fail)' after a failure"; fail=1; }
+run_ fail-cc.log cpr --continue src/a a.fail
+test $rc = 0 && cmp src/a a.fail || fail=1
+test "$(first_at_ fail-cc.log copy_range)" = 1048576 || fail=1
+
 # The mark is brought up to date at most once a second: with each 1 MiB
 # call taking 0.3 s, 10 calls (3 s) write it at most 1 + 3 times, yet
 # more than once.
