@@ -257,6 +257,9 @@ HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
   tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
   tests/cpr-guest/unprivileged.sh
+# cpr -a killed at several points, then cpr -a --continue, on btrfs, NFS
+# and ext4.
+GUEST_TESTS += tests/cpr-guest/continue.sh
 
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'
