@@ -223,6 +223,8 @@ A mandatory argument of a long option is mandatory for its short form too.\n\
       --attributes-only        copy attributes only, not the data\n\
       --backup[=CONTROL]       back up each destination that exists\n\
   -b                           as --backup, without an argument\n\
+      --continue               go on with the partial copies that an\n\
+                                 interrupted cpr left (see below)\n\
       --copy-contents          with -R, read special files like regular ones\n\
   -d                           as --no-dereference --preserve=links\n\
       --debug                  say how each file's data was copied (implies -v)\n\
@@ -281,6 +283,14 @@ otherwise copies normally; 'never' copies with read and write only.\n\
 \n\
 WHEN for --progress: 'auto' (the default for a bare --progress) if stderr\n\
 is a terminal, 'always' or 'never'.\n\
+"), stdout);
+  fputs (_("\
+\n\
+While cpr copies a regular file, the copy carries the extended attribute\n\
+user.cpr.partial, which names SOURCE and how far the copy got; it goes\n\
+once the data and attributes are all there.  --continue takes up each\n\
+DEST so marked, from where it stopped, if its SOURCE has not changed since,\n\
+and copies every other file as without it.  -u never skips a marked DEST.\n\
 "), stdout);
   fputs (_("\
 \n\
