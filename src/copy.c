@@ -39,6 +39,8 @@
 #include "filenamecat.h"
 #include "gettext.h"
 #include "hash-triple.h"
+#include "minmax.h"
+#include "partial.h"
 #include "progname.h"
 #include "progress.h"
 #include "quote.h"
@@ -311,7 +313,10 @@ restrict_before_chown (struct job const *j, int fd)
 
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
    ACLs travel with the mode and the SELinux label with the context, so
-   the system.* and security.selinux names are left alone here.  */
+   the system.* and security.selinux names are left alone here.  So is
+   the mark of a partial copy, which says something of SRC's data only:
+   a copy that got it would pass for partial, or its own mark would be
+   overwritten with one that describes another file.  */
 static bool
 copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
              struct cp_options const *x)
@@ -333,7 +338,8 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
   bool ok = true;
   for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
     {
-      if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0)
+      if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0
+          || strcmp (n, PARTIAL_XATTR) == 0)
         continue;
       ssize_t vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, NULL, 0)
                       : lgetxattr (src, n, NULL, 0));
@@ -504,7 +510,8 @@ remove_dst (struct job *j, struct cp_options const *x)
   return true;
 }
 
-/* Open the destination of J for writing: the existing file, truncated,
+/* Open the destination of J for writing: the existing file, truncated
+   (with --continue, as it is: begin_data decides what to keep of it),
    or a new one.  Set *NEW_MODE to the mode a new file must get once
    its owner is right, or 0.  Return the descriptor or -1.  */
 static int
@@ -534,7 +541,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
   if (!j->new_dst)
     {
       int fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY
-                       | (x->data_copy_skipped ? 0 : O_TRUNC));
+                       | (x->data_copy_skipped || x->resume ? 0 : O_TRUNC));
       if (0 <= fd)
         return fd;
       if (errno == ENOENT && S_ISLNK (j->dst_st.st_mode))
@@ -583,6 +590,117 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
   return fd;
 }
 
+/* With --continue, say once, for the first file NAME where it shows,
+   that a file system cannot hold the marks of partial copies (ERR says
+   why): those copies cannot be continued, and are made whole.  Once, for
+   a whole tree on it would otherwise say so for every file.  */
+static void
+warn_unmarkable (char const *name, int err)
+{
+  static bool warned;
+  if (warned)
+    return;
+  warned = true;
+  error (0, 0, _("warning: cannot mark partial copies on the file system"
+                 " of %s (%s): its files are copied whole"),
+         quoteaf (name), strerror (err));
+}
+
+/* Marking J->dst as a partial copy failed with ERR.  The copy goes on
+   unmarked, as GNU cp makes it; only --continue, which was asked to
+   make interrupted copies resumable, says so.  */
+static void
+mark_failed (struct job const *j, int err, struct cp_options const *x)
+{
+  if (!x->resume)
+    return;
+  if (partial_unsupported (err))
+    warn_unmarkable (j->dst, err);
+  else
+    error (0, err, _("warning: cannot mark %s as a partial copy"),
+           quoteaf (j->dst));
+}
+
+/* With --continue: how many bytes of the existing destination J->dst
+   (open as DST_FD, with status *DST_ST) may be kept as the start of a
+   copy of the source whose status is SRC_ST.  As many as its mark
+   records, if it is the mark of a copy of this very source, unchanged
+   since; but no more than the destination holds, for the mark, though
+   written after the data it counts, may outlive some of that data in a
+   power cut.  Otherwise none: the copy starts over.  */
+static off_t
+resume_offset (struct job const *j, int dst_fd, struct stat const *dst_st,
+               struct stat const *src_st, struct cp_options const *x)
+{
+  struct partial_mark m;
+  int r = partial_get (dst_fd, &m);
+  if (r < 0 && partial_unsupported (errno))
+    warn_unmarkable (j->dst, errno);
+  /* --reflink=always clones the whole file in one call: nothing to
+     go on with.  */
+  if (r <= 0 || x->data.reflink == REFLINK_ALWAYS
+      || !S_ISREG (src_st->st_mode) || !partial_matches (&m, src_st))
+    return 0;
+  return MIN (m.offset, dst_st->st_size);
+}
+
+/* Before the data of J->src (status *SRC_ST) goes to J->dst, open as
+   DST_FD: mark J->dst as a partial copy, in *MARK, and set *START to
+   the offset the data copy starts at.  A destination that is not a
+   regular file cannot be marked, nor continued.  With --continue, an
+   existing destination was opened as it was: what resume_offset keeps
+   of it stays, the rest is cut off, but only once the new mark is on,
+   so that no data is ever left without one.  */
+static bool
+begin_data (struct job const *j, int dst_fd, struct stat const *src_st,
+            struct partial *mark, off_t *start, struct cp_options const *x)
+{
+  *start = 0;
+  struct stat dst_st;
+  if (fstat (dst_fd, &dst_st) != 0)
+    {
+      error (0, errno, _("cannot fstat %s"), quoteaf (j->dst));
+      return false;
+    }
+  if (!S_ISREG (dst_st.st_mode))
+    return true;
+  bool kept = x->resume && 0 < dst_st.st_size;
+  if (kept)
+    *start = resume_offset (j, dst_fd, &dst_st, src_st, x);
+  if (partial_begin (mark, dst_fd, src_st, *start) != 0)
+    mark_failed (j, errno, x);
+  if (kept && *start < dst_st.st_size && ftruncate (dst_fd, *start) != 0)
+    {
+      error (0, errno, _("failed to truncate %s"), quoteaf (j->dst));
+      return false;
+    }
+  return true;
+}
+
+/* Copy the data of J->src, open as SRC_FD with status *SRC_ST, to
+   J->dst, open as DST_FD, marked as a partial copy meanwhile in *MARK
+   (which the caller removes once the attributes are set too).  */
+static bool
+copy_reg_data (struct job const *j, int src_fd, struct stat const *src_st,
+               int dst_fd, struct partial *mark, struct cp_options const *x)
+{
+  off_t start;
+  if (!begin_data (j, dst_fd, src_st, mark, &start, x))
+    return false;
+  struct data_watch watch = { .reached = partial_reached, .arg = mark };
+  struct data_report report = { 0 };
+  bool ok = copy_data (src_fd, j->src, src_st, dst_fd, j->dst, start,
+                       &x->data, &watch, &report);
+  partial_settle_mode (mark);
+  if (ok && x->debug)
+    {
+      progress_hide ();
+      print_data_report (&report);
+      progress_resume ();
+    }
+  return ok;
+}
+
 /* Copy the regular file (or, with copy_as_regular, the readable special
    file) J->src to J->dst.  */
 static bool
@@ -600,6 +718,7 @@ copy_reg (struct job *j, struct cp_options const *x)
 
   bool ok = false;
   int dst_fd = -1;
+  struct partial mark = { .fd = -1 };
   struct stat st;
   if (fstat (src_fd, &st) != 0)
     {
@@ -618,21 +737,29 @@ copy_reg (struct job *j, struct cp_options const *x)
   if (dst_fd < 0)
     goto close_src;
 
-  if (!x->data_copy_skipped)
+  if (!x->data_copy_skipped
+      && !copy_reg_data (j, src_fd, &st, dst_fd, &mark, x))
     {
-      struct data_report report = { 0 };
-      if (!copy_data (src_fd, j->src, &st, dst_fd, j->dst, &x->data,
-                      &report))
-        goto close_dst;
-      if (x->debug)
-        {
-          progress_hide ();
-          print_data_report (&report);
-          progress_resume ();
-        }
+      /* A copy that failed, said so and goes on with the next file (a
+         full disk, a read error) is left marked only for --continue,
+         which asked for copies that can be taken up again; otherwise
+         it is left as GNU cp leaves it.  The mark is for copies that
+         were stopped before they could say anything.  */
+      if (!x->resume)
+        partial_end (&mark);
+      goto close_dst;
     }
 
   ok = set_attributes (j, src_fd, dst_fd, new_mode, x);
+  /* The last step: until the attributes are set too, the copy is not
+     done, and a --continue after an interruption sets them.  The data
+     is all there, though, even if an attribute failed.  */
+  if (partial_end (&mark) != 0)
+    {
+      error (0, errno, _("cannot remove the partial-copy mark of %s"),
+             quoteaf (j->dst));
+      ok = false;
+    }
 
 close_dst:
   if (close (dst_fd) != 0)
@@ -1148,6 +1275,31 @@ through_new_symlink (struct job const *j, struct cp_options const *x)
           && S_ISLNK (st.st_mode) && seen_file (x->dest_info, j->dst, &st));
 }
 
+/* Whether the existing J->dst is a regular file that carries the mark
+   of a partial copy: then its timestamps say nothing of its data (an
+   interrupted copy is newer than its source), and -u must not skip it.
+   Read through a descriptor, on the file the copy would write.  One we
+   may not read is taken as unmarked.  */
+static bool
+marked_partial (struct job const *j, struct cp_options const *x)
+{
+  if (!S_ISREG (j->dst_st.st_mode))
+    return false;
+  int fd = openat (dst_dirfd, j->dst_rel,
+                   O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  struct partial_mark m;
+  int r = (fstat (fd, &st) == 0 && SAME_INODE (st, j->dst_st)
+           ? partial_get (fd, &m) : 0);
+  int err = errno;
+  close (fd);
+  if (r < 0 && x->resume && partial_unsupported (err))
+    warn_unmarkable (j->dst, err);
+  return 0 < r;
+}
+
 /* Deal with an existing destination J->dst before copying J->src onto
    it.  Return false on failure; set *SKIP when there is nothing to copy
    (-n, -u, -i answered no, or the link is already there).  */
@@ -1205,7 +1357,8 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   if (x->update
       && 0 <= utimecmpat (dst_dirfd, j->dst_rel, &j->dst_st, &j->src_st,
                           (x->preserve_timestamps
-                           ? UTIMECMP_TRUNCATE_SOURCE : 0)))
+                           ? UTIMECMP_TRUNCATE_SOURCE : 0))
+      && !marked_partial (j, x))
     {
       *skip = true;
       return true;

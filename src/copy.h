@@ -99,8 +99,13 @@ struct cp_options
   /* Copy directories recursively (-R, -r, -a).  */
   bool recursive;
 
-  /* Copy only when the source is newer than the destination (-u).  */
+  /* Copy only when the source is newer than the destination (-u), or
+     when the destination is marked as a partial copy (partial.h).  */
   bool update;
+
+  /* Go on with the partial copies that an earlier cpr left, from where
+     they stopped (--continue).  */
+  bool resume;
 
   /* Print "'SRC' -> 'DST'" for each copy (-v), and say how the data
      moved (--debug, which implies -v).  */

@@ -54,6 +54,7 @@ char const version_etc_copyright[] =
 enum
 {
   ATTRIBUTES_ONLY_OPTION = CHAR_MAX + 1,
+  CONTINUE_OPTION,
   COPY_CONTENTS_OPTION,
   DEBUG_OPTION,
   NO_PRESERVE_ATTRIBUTES_OPTION,
@@ -67,6 +68,8 @@ enum
   DEREFERENCE_ABBREV_OPTION,
   DEBUG_ABBREV_OPTION,
   PROGRESS_ABBREV_OPTION,
+  CONTINUE_ABBREV_OPTION,
+  C_AMBIGUOUS_OPTION,
   P_AMBIGUOUS_OPTION,
   HELP_OPTION,
   VERSION_OPTION
@@ -81,6 +84,7 @@ static struct option const long_options[] =
   {"backup", optional_argument, NULL, 'b'},
   {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
   {"context", optional_argument, NULL, 'Z'},
+  {"continue", no_argument, NULL, CONTINUE_OPTION},
   {"debug", no_argument, NULL, DEBUG_OPTION},
   {"dereference", no_argument, NULL, 'L'},
   {"force", no_argument, NULL, 'f'},
@@ -127,6 +131,16 @@ static struct option const long_options[] =
   {"progr", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
   {"progre", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
   {"progres", optional_argument, NULL, PROGRESS_ABBREV_OPTION},
+  /* And for --continue: to GNU cp 9.1 --c and --co are ambiguous
+     between --copy-contents and --context only, --con and --cont are
+     --context, and --conti to --continu unknown.  */
+  {"c", optional_argument, NULL, C_AMBIGUOUS_OPTION},
+  {"co", optional_argument, NULL, C_AMBIGUOUS_OPTION},
+  {"con", optional_argument, NULL, 'Z'},
+  {"cont", optional_argument, NULL, 'Z'},
+  {"conti", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
+  {"contin", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
+  {"continu", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -209,6 +223,8 @@ A mandatory argument of a long option is mandatory for its short form too.\n\
       --attributes-only        copy attributes only, not the data\n\
       --backup[=CONTROL]       back up each destination that exists\n\
   -b                           as --backup, without an argument\n\
+      --continue               go on with the partial copies that an\n\
+                                 interrupted cpr left (see below)\n\
       --copy-contents          with -R, read special files like regular ones\n\
   -d                           as --no-dereference --preserve=links\n\
       --debug                  say how each file's data was copied (implies -v)\n\
@@ -267,6 +283,14 @@ otherwise copies normally; 'never' copies with read and write only.\n\
 \n\
 WHEN for --progress: 'auto' (the default for a bare --progress) if stderr\n\
 is a terminal, 'always' or 'never'.\n\
+"), stdout);
+  fputs (_("\
+\n\
+While cpr copies a regular file, the copy carries the extended attribute\n\
+user.cpr.partial, which names SOURCE and how far the copy got; it goes\n\
+once the data and attributes are all there.  --continue takes up each\n\
+DEST so marked, from where it stopped, if its SOURCE has not changed since,\n\
+and copies every other file as without it.  -u never skips a marked DEST.\n\
 "), stdout);
   fputs (_("\
 \n\
@@ -392,6 +416,9 @@ parse_options (int argc, char **argv, struct cli *c)
         if (optarg)
           c->version_control = optarg;
         break;
+      case CONTINUE_OPTION:
+        x->resume = true;
+        break;
       case COPY_CONTENTS_OPTION:
         c->copy_contents = true;
         break;
@@ -425,7 +452,12 @@ parse_options (int argc, char **argv, struct cli *c)
         break;
       case DEBUG_ABBREV_OPTION:
       case PROGRESS_ABBREV_OPTION:
+      case CONTINUE_ABBREV_OPTION:
         error (0, 0, _("unrecognized option '%s'"), argv[optind - 1]);
+        usage (EXIT_FAILURE);
+      case C_AMBIGUOUS_OPTION:
+        error (0, 0, _("option '%s' is ambiguous; possibilities:"
+                       " '--copy-contents' '--context'"), argv[optind - 1]);
         usage (EXIT_FAILURE);
       case P_AMBIGUOUS_OPTION:
         error (0, 0, _("option '%s' is ambiguous; possibilities:"

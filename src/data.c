@@ -144,6 +144,8 @@ struct mover
   char *buf;                  /* read/write buffer, allocated when needed */
   size_t bufsize;
   int offload_how;            /* offload_method's answer, or -1 */
+  off_t start;                /* where the copy starts (--continue) */
+  struct data_watch const *watch;  /* told how far the copy got, or NULL */
   struct data_report *report;
 };
 
@@ -482,6 +484,14 @@ offload (struct mover *m, off_t pos, off_t end)
   return n;
 }
 
+/* M's destination holds the first POS bytes of its source.  */
+static void
+reached (struct mover const *m, off_t pos)
+{
+  if (m->watch)
+    m->watch->reached (m->watch->arg, pos);
+}
+
 /* Copy [*POS, END) of M's source to the same offsets of its destination,
    or up to the source's end if that comes first, advancing *POS.  */
 static bool
@@ -511,6 +521,7 @@ copy_extent (struct mover *m, off_t *pos, off_t end)
       if (n == 0)
         break;
       *pos += n;
+      reached (m, *pos);
     }
   return true;
 }
@@ -567,8 +578,9 @@ seek_extent (struct mover *m, off_t pos, int how, off_t *r)
   return true;
 }
 
-/* Copy M's source, data extent by data extent, starting at DATA, the
-   first extent, found already (-1 if there is none).  SIZE is the size
+/* Copy M's source from M->start on, data extent by data extent, starting
+   at DATA, the first extent there, found already (-1 if there is none).
+   SIZE is the size
    that fstat gave: a source that grows while it is copied is copied to
    its real end, as GNU cp copies it, data found past SIZE included; a
    trailing hole ends at SIZE (or at the data's end, if later).  Store
@@ -577,13 +589,14 @@ static bool
 copy_extents (struct mover *m, off_t data, off_t size,
               enum sparse_mode sparse, off_t *end)
 {
-  off_t pos = 0;
+  off_t pos = m->start;
   for (;;)
     {
       off_t next = data < 0 ? MAX (pos, size) : data;
       if (pos < next && !copy_hole (m, pos, next, sparse))
         return false;
       pos = next;
+      reached (m, pos);
       if (data < 0)
         break;
       off_t hole;
@@ -639,11 +652,11 @@ static bool
 copy_contents (struct mover *m, struct stat const *src_st,
                struct data_options const *opts)
 {
-  off_t end = 0;
+  off_t end = m->start;
   bool sparse_src = looks_sparse (src_st);
   if (sparse_src)
     {
-      off_t data = lseek (m->src_fd, 0, SEEK_DATA);
+      off_t data = lseek (m->src_fd, m->start, SEEK_DATA);
       m->src_fpos = -1;
       if (0 <= data || errno == ENXIO)
         {
@@ -680,8 +693,9 @@ copy_contents (struct mover *m, struct stat const *src_st,
 
 bool
 copy_data (int src_fd, char const *src_name, struct stat const *src_st,
-           int dst_fd, char const *dst_name,
-           struct data_options const *opts, struct data_report *report)
+           int dst_fd, char const *dst_name, off_t start,
+           struct data_options const *opts,
+           struct data_watch const *watch, struct data_report *report)
 {
   memset (report, 0, sizeof *report);
   struct mover m =
@@ -692,8 +706,8 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
                  : M_COPY_RANGE),
       .chunk = CHUNK_START,
       .size_hint = S_ISREG (src_st->st_mode) ? src_st->st_size : 0,
-      .src_fpos = 0, .dst_fpos = 0, .dst_size = 0,
-      .offload_how = -1, .report = report,
+      .src_fpos = 0, .dst_fpos = 0, .dst_size = start,
+      .offload_how = -1, .start = start, .watch = watch, .report = report,
     };
 
   if (opts->reflink == REFLINK_ALWAYS)

@@ -57,14 +57,27 @@ struct data_report
   bool zeros_scan;        /* runs of zero bytes were sought in the data */
 };
 
+/* Who is told how far a copy got: REACHED (ARG, POS) is called after
+   each step (a chunk, a buffer, a hole) with the length of the
+   destination's prefix that holds the source's bytes, so that an
+   interrupted copy can go on from there (see partial.h).  */
+struct data_watch
+{
+  void (*reached) (void *arg, off_t pos);
+  void *arg;
+};
+
 /* Copy the data of SRC_FD (an open regular file, or anything readable with
-   --copy-contents) to DST_FD (open for writing, already truncated/created by
-   the caller; positioned at 0).  SRC_ST is SRC_FD's fstat.  Sets the
-   destination's final size (including a trailing hole).  On failure,
-   diagnose once, GNU cp's way, and return false.  */
+   --copy-contents) to DST_FD (open for writing, positioned at 0), from
+   offset START on: the caller has made the destination START bytes long,
+   holding the source's first START bytes (0: truncated or created).
+   SRC_ST is SRC_FD's fstat.  Sets the destination's final size (including
+   a trailing hole).  Tell WATCH, unless NULL, how far the copy got.  On
+   failure, diagnose once, GNU cp's way, and return false.  */
 bool copy_data (int src_fd, char const *src_name, struct stat const *src_st,
-                int dst_fd, char const *dst_name,
-                struct data_options const *opts, struct data_report *report);
+                int dst_fd, char const *dst_name, off_t start,
+                struct data_options const *opts,
+                struct data_watch const *watch, struct data_report *report);
 
 /* Format the --debug line ("copy offload: ..., reflink: ...,
    sparse detection: ..., method: ...") for REPORT onto stdout.  */

@@ -5,9 +5,10 @@ bin_PROGRAMS += src/cpr
 
 # cp.c parses the command line, copy.c walks and recreates the files,
 # data.c moves the bytes of each regular file, progress.c shows how far
-# they are (--progress).
+# they are (--progress), partial.c marks the copies not finished yet
+# (--continue, -u).
 src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
-  src/progress.c src/progress.h
+  src/progress.c src/progress.h src/partial.c src/partial.h
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) \
   $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIBINTL)
 

@@ -66,6 +66,9 @@ EXTRA_DIST += tests/cpr/compare-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
 # util-linux), slowed down by the data mover's shim.
 HOST_TESTS += tests/cpr/progress-tty.sh
+# --continue and the partial mark: copies killed by the data mover's
+# shim, continued; and the cp -u trap, side by side with GNU cp.
+HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
@@ -257,6 +260,9 @@ HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
   tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
   tests/cpr-guest/unprivileged.sh
+# cpr -a killed at several points, then cpr -a --continue, on btrfs, NFS
+# and ext4.
+GUEST_TESTS += tests/cpr-guest/continue.sh
 
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'

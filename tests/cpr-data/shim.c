@@ -16,7 +16,8 @@
    along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
 
 /* The shim wraps syscall (for copy_range, which has no libc function),
-   copy_file_range, read and write.  The environment drives it:
+   copy_file_range, read and write, and the calls on user xattrs through
+   a descriptor.  The environment drives it:
 
    CPR_SHIM_LOG=FILE    append one line per call on a regular file:
                         "OP IN OUT LEN RESULT ERRNO", IN and OUT the
@@ -31,7 +32,8 @@
                         would move bytes from OFFSET on is cut short to end
                         at OFFSET; one that starts at OFFSET or later fails
                         with ERR (a name such as EXDEV, or a number).  ERR
-                        "short" only cuts calls short.  A rule fires TIMES
+                        "short" only cuts calls short; ERR "KILL" kills the
+                        process with SIGKILL instead.  A rule fires TIMES
                         times (default 1, 0 for ever).  The offset is the
                         source's for copy_range, copy_file_range and read,
                         the destination's for write.
@@ -47,7 +49,16 @@
                         whose source is FILE (the same inode) first makes
                         FILE grow by HOLE bytes of hole then DATA bytes of
                         data (every byte 'g'): a source that grows while
-                        it is being copied.  */
+                        it is being copied.
+   CPR_SHIM_XATTR=OP:ERR[:N]
+                        from the Nth (default 1st) call of OP (fsetxattr,
+                        fgetxattr, fremovexattr, or * for any of them) on
+                        a user.* name on, each fails with ERR, or with
+                        "KILL" the first one kills the process: a file
+                        system without user xattrs (ENOTSUP), or a copy
+                        killed at that call.  With CPR_SHIM_LOG, these
+                        calls on user.* names are logged too, as
+                        "OP NAME - SIZE RESULT ERRNO".  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -59,15 +70,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "copy-range.h"
 
-enum op { OP_COPY_RANGE, OP_COPY_FILE_RANGE, OP_READ, OP_WRITE, OP_COUNT };
+enum op { OP_COPY_RANGE, OP_COPY_FILE_RANGE, OP_READ, OP_WRITE,
+          OP_FSETXATTR, OP_FGETXATTR, OP_FREMOVEXATTR, OP_COUNT };
 static char const *const op_names[OP_COUNT] =
-  { "copy_range", "copy_file_range", "read", "write" };
+  { "copy_range", "copy_file_range", "read", "write",
+    "fsetxattr", "fgetxattr", "fremovexattr" };
+
+/* The ERR that kills instead of failing.  */
+enum { ERR_KILL = -1 };
 
 struct rule
 {
@@ -88,6 +106,10 @@ static long long fake_clock_ns = 1000000000;
 static long long sleep_ns;      /* CPR_SHIM_SLEEP_NS, or 0 */
 static char *grow_file;         /* CPR_SHIM_GROW's FILE, or NULL once grown */
 static long long grow_hole, grow_data;
+static int xattr_op = -1;       /* CPR_SHIM_XATTR's OP; OP_COUNT for any */
+static int xattr_err;           /* its ERR */
+static long xattr_from = 1;     /* its N */
+static long xattr_calls;        /* calls of OP seen */
 
 static long (*real_syscall) (long, ...);
 static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
@@ -119,7 +141,8 @@ parse_errno (char const *s)
       { "EOPNOTSUPP", EOPNOTSUPP }, { "ENOSYS", ENOSYS }, { "EPERM", EPERM },
       { "EACCES", EACCES }, { "ETXTBSY", ETXTBSY }, { "EBADF", EBADF },
       { "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EDQUOT", EDQUOT },
-      { "EINTR", EINTR }, { "EFBIG", EFBIG },
+      { "EINTR", EINTR }, { "EFBIG", EFBIG }, { "ENOTSUP", ENOTSUP },
+      { "ENODATA", ENODATA }, { "KILL", ERR_KILL },
     };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!strcmp (s, names[i].name))
@@ -145,7 +168,7 @@ parse_rule (char *text)
   for (r->op = 0; r->op < OP_COUNT; r->op++)
     if (!strcmp (field[0], op_names[r->op]))
       break;
-  if (r->op == OP_COUNT)
+  if (OP_WRITE < r->op)
     die (field[0]);
   r->offset = strtoll (field[1], NULL, 0);
   r->err = parse_errno (field[2]);
@@ -188,6 +211,24 @@ setup (void)
       grow_data = strtoll (end + 1, &end, 10);
       if (*end || grow_hole < 0 || grow_data < 0)
         die_with ("cpr-shim: bad CPR_SHIM_GROW: ", s);
+    }
+  s = getenv ("CPR_SHIM_XATTR");
+  if (s && *s)
+    {
+      char *copy = strdup (s);
+      char *op = strtok (copy, ":");
+      char *err = strtok (NULL, ":");
+      char *n = strtok (NULL, ":");
+      if (!op || !err)
+        die_with ("cpr-shim: bad CPR_SHIM_XATTR: ", s);
+      for (xattr_op = OP_FSETXATTR; xattr_op < OP_COUNT; xattr_op++)
+        if (!strcmp (op, op_names[xattr_op]))
+          break;
+      if (xattr_op == OP_COUNT && strcmp (op, "*"))
+        die_with ("cpr-shim: bad CPR_SHIM_XATTR: ", s);
+      xattr_err = parse_errno (err);
+      if (n)
+        xattr_from = atol (n);
     }
   s = getenv ("CPR_SHIM_FAIL");
   if (s && *s)
@@ -273,22 +314,31 @@ apply_rules (enum op op, int64_t offset, size_t *len)
   return 0;
 }
 
+/* Log a call of OP on NAME (an xattr's; NULL for a data call, whose
+   offsets IN and OUT are logged instead).  */
 static void
-log_call (enum op op, int64_t in, int64_t out, size_t len, ssize_t result,
-          int err)
+log_named (enum op op, char const *name, int64_t in, int64_t out, size_t len,
+           ssize_t result, int err)
 {
   if (log_fd < 0)
     return;
-  char line[160];
+  char line[400];
   char ins[24] = "-", outs[24] = "-";
   if (0 <= in)
     snprintf (ins, sizeof ins, "%lld", (long long) in);
   if (0 <= out)
     snprintf (outs, sizeof outs, "%lld", (long long) out);
-  int n = snprintf (line, sizeof line, "%s %s %s %zu %zd %d\n",
-                    op_names[op], ins, outs, len, result,
+  int n = snprintf (line, sizeof line, "%s %.256s %s %zu %zd %d\n",
+                    op_names[op], name ? name : ins, outs, len, result,
                     result < 0 ? err : 0);
   real_write (log_fd, line, n);
+}
+
+static void
+log_call (enum op op, int64_t in, int64_t out, size_t len, ssize_t result,
+          int err)
+{
+  log_named (op, NULL, in, out, len, result, err);
 }
 
 /* The offset a copy call reads or writes at: *POS, or FD's own.  */
@@ -308,6 +358,8 @@ copy_call (enum op op, int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
   int64_t in = call_offset (fd_in, pos_in);
   int64_t out = call_offset (fd_out, pos_out);
   int err = apply_rules (op, in, &len);
+  if (err == ERR_KILL)
+    kill (getpid (), SIGKILL);
   if (0 < sleep_ns)
     {
       /* Restarted after a signal: the whole delay, whatever comes.  */
@@ -379,6 +431,8 @@ rw_call (enum op op, int fd, void *buf, size_t len)
     maybe_grow (fd);
   int64_t pos = lseek (fd, 0, SEEK_CUR);
   int err = apply_rules (op, pos, &len);
+  if (err == ERR_KILL)
+    kill (getpid (), SIGKILL);
   ssize_t r;
   if (err)
     {
@@ -422,4 +476,72 @@ clock_gettime (clockid_t id, struct timespec *ts)
   if (!real_clock_gettime)
     real_clock_gettime = dlsym (RTLD_NEXT, "clock_gettime");
   return real_clock_gettime (id, ts);
+}
+
+/* Whether CPR_SHIM_XATTR fails this call of OP on NAME; set errno then,
+   or kill the process.  */
+static bool
+xattr_fails (enum op op, char const *name)
+{
+  if (xattr_op < 0 || strncmp (name, "user.", 5) != 0
+      || (xattr_op != OP_COUNT && xattr_op != (int) op)
+      || ++xattr_calls < xattr_from)
+    return false;
+  if (xattr_err == ERR_KILL)
+    kill (getpid (), SIGKILL);
+  errno = xattr_err;
+  return true;
+}
+
+/* Log a call of OP on the user xattr NAME.  */
+static void
+log_xattr (enum op op, char const *name, size_t size, ssize_t r, int err)
+{
+  if (strncmp (name, "user.", 5) == 0)
+    log_named (op, name, -1, -1, size, r, err);
+}
+
+int
+fsetxattr (int fd, char const *name, void const *value, size_t size,
+           int flags)
+{
+  setup ();
+  static int (*real) (int, char const *, void const *, size_t, int);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "fsetxattr");
+  int r = xattr_fails (OP_FSETXATTR, name) ? -1
+          : real (fd, name, value, size, flags);
+  int saved_errno = errno;
+  log_xattr (OP_FSETXATTR, name, size, r, saved_errno);
+  errno = saved_errno;
+  return r;
+}
+
+ssize_t
+fgetxattr (int fd, char const *name, void *value, size_t size)
+{
+  setup ();
+  static ssize_t (*real) (int, char const *, void *, size_t);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "fgetxattr");
+  ssize_t r = xattr_fails (OP_FGETXATTR, name) ? -1
+              : real (fd, name, value, size);
+  int saved_errno = errno;
+  log_xattr (OP_FGETXATTR, name, size, r, saved_errno);
+  errno = saved_errno;
+  return r;
+}
+
+int
+fremovexattr (int fd, char const *name)
+{
+  setup ();
+  static int (*real) (int, char const *);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "fremovexattr");
+  int r = xattr_fails (OP_FREMOVEXATTR, name) ? -1 : real (fd, name);
+  int saved_errno = errno;
+  log_xattr (OP_FREMOVEXATTR, name, 0, r, saved_errno);
+  errno = saved_errno;
+  return r;
 }
