@@ -45,6 +45,8 @@ guest,ext4,sigint 64 MiB,cpr,2,1,sigint_ms,20
 guest,ext4,sigint 64 MiB,gnu,2,1,sigint_ms,25
 guest,btrfs,sweep 1 MiB,cpr@1,1,1,time_s,4
 guest,btrfs,sweep 1 MiB,cpr@auto,1,1,time_s,2
+guest,nfs,sweep 1 MiB,cpr@1,1,1,clone_ops,1
+guest,nfs,sweep 1 MiB,cpr@1,1,1,read_bytes,0
 CSV
 
 "$abs_top_srcdir/bench/report" raw.csv res.csv res.md || fail=1
@@ -86,6 +88,8 @@ grep -F '| guest | ext4 | sigint 64 MiB | sigint ms | 0.8 | 0.8 | 0.8 |  |  |  |
 
 # The sweep, and issue 6's targets from all boots.
 grep -F '| guest | btrfs | sweep 1 MiB | time s | 1 | 1 | 4 (4-4) | 2 |' res.md || fail=1
+grep -F '| guest | nfs | sweep 1 MiB | clone ops | 1 | 1 | 1 (1-1) |' res.md || fail=1
+grep -F '| guest | nfs | sweep 1 MiB | read MiB |' res.md && fail=1
 grep -F '| guest btrfs file 1 MiB: cpr no slower than GNU | cpr/GNU 1.25 | **missed** |' res.md \
   || fail=1
 
