@@ -3,13 +3,16 @@
 #
 # Both scripts write raw measurements, one per line, to the CSV file
 # $BENCH_RAW with the columns
-#   where,fs,workload,tool,run,metric,value
-# where run 0 is the warm-up (bench/report leaves it out of the figures).
+#   where,fs,workload,tool,boot,run,metric,value
+# where boot is BENCH_BOOT, the pass of bench/run (1, 2, ...: the guest
+# boot, and the host half run just before it), and run 0 is the warm-up
+# (bench/report leaves it out of the figures).
 #
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_QUICK=${BENCH_QUICK:-}
+BENCH_BOOT=${BENCH_BOOT:-1}
 # Quick mode is for developing the scripts: small sizes, one counted run.
 if [ -n "$BENCH_QUICK" ]; then
   BENCH_RUNS=1
@@ -18,15 +21,141 @@ fi
 log() { echo "bench: $* ($(date -u +%H:%M:%S))" >&2; }
 die() { echo "bench: $*" >&2; exit 1; }
 
-# The wall clock in microseconds, without a fork: bash's EPOCHREALTIME.
-now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
+# The wall clock is bash's EPOCHREALTIME, read as t=$EPOCHREALTIME in
+# the shell that runs the copy: through a function in $(...) it would
+# fork a subshell, which costs milliseconds under emulation, inside the
+# span measured.
+
+# BENCH_TMP: a folder for the scripts' small files (never a copy's).
+BENCH_TMP=$(mktemp -d)
+trap 'rm -rf "$BENCH_TMP"' EXIT
+
+# child_cpu: set cpu_user_ms and cpu_sys_ms to the user and system time
+# of this shell's children so far (those it has waited for, and theirs):
+# getrusage(RUSAGE_CHILDREN), which bash's times prints with 3 decimals.
+# No fork: times writes to a file and read reads it back, in this shell
+# (in $(...) a subshell would see its own children only, and a subshell
+# forked after the figures were read would count as the next copy's).
+cpu_user_ms=0 cpu_sys_ms=0
+child_cpu() {
+  local u s
+  times > "$BENCH_TMP/times"
+  { read -r _ _; read -r u s; } < "$BENCH_TMP/times"
+  tms_ms cpu_user_ms "$u"
+  tms_ms cpu_sys_ms "$s"
+}
+# tms_ms VAR 1m2.345s: set VAR to the milliseconds in one of times'
+# figures.
+tms_ms() {
+  local m=${2%%m*} sec=${2#*m}
+  sec=${sec%s}
+  printf -v "$1" '%d' $((m * 60000 + 10#${sec%.*} * 1000 + 10#${sec#*.}))
+}
+
+# timed CMD...: run CMD and set wall_us, user_ms and sys_ms to its wall
+# clock, user and system time (microseconds; milliseconds).  Nothing
+# but CMD's own fork and exec falls inside the wall clock span.
+timed() {
+  local c0u c0s t0 t1
+  child_cpu; c0u=$cpu_user_ms c0s=$cpu_sys_ms
+  t0=$EPOCHREALTIME
+  "$@" || return
+  t1=$EPOCHREALTIME
+  child_cpu
+  wall_us=$((${t1/./} - ${t0/./}))
+  user_ms=$((cpu_user_ms - c0u)) sys_ms=$((cpu_sys_ms - c0s))
+}
+
+# record_times FS WORKLOAD TOOL RUN: record what timed measured.
+record_times() {
+  record "$1" "$2" "$3" "$4" time_s "$(us_to_s "$wall_us")"
+  record "$1" "$2" "$3" "$4" user_s "$(ms_to_s "$user_ms")"
+  record "$1" "$2" "$3" "$4" sys_s "$(ms_to_s "$sys_ms")"
+}
+ms_to_s() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
+
+# verify SRC DST WHAT: fail the benchmark, loudly, unless DST holds what
+# SRC holds: the same bytes for a file (cmp), the same names, types and
+# bytes for a tree (diff -r; symlinks compared as links).  Not timed.
+# Owners, modes and times are not compared.
+verify() {
+  local out=$BENCH_TMP/verify
+  if [ -d "$1" ]; then
+    diff -r -q --no-dereference "$1" "$2" > "$out" 2>&1
+  else
+    cmp "$1" "$2" > "$out" 2>&1
+  fi || {
+    echo "bench: *** WRONG COPY: $3: $2 differs from $1:" >&2
+    head -n 20 "$out" >&2
+    die "$3: the copy is not the source; no figures are worth anything"
+  }
+}
+
+# count_calls TRACE-FILE CMD...: run CMD once more, untimed, under
+# strace, and set calls_cr, calls_ficlone and calls_cfr to the number of
+# copy_range, FICLONE and copy_file_range calls that succeeded, and
+# calls_failed to those of the three that failed (cpr's one-time probe
+# of copy_range, a FICLONE the filesystem refused, ...).  strace 6.1 does
+# not know copy_range (451 on x86_64; 6.5 and later name it cachestat)
+# and prints it as syscall_0x1c3, so it can be neither asked for by name
+# nor counted by -c: the filter lists the calls to leave out instead,
+# the frequent ones, which --seccomp-bpf then lets through without
+# stopping, and the calls are counted from the trace.
+count_calls() {
+  local trace=$1
+  shift
+  strace -f -qq --seccomp-bpf -o "$trace" -e 'trace=!read,write,pread64,pwrite64,openat,open,close,newfstatat,fstat,lstat,stat,statx,lseek,fadvise64,getdents64,mkdir,mkdirat,unlink,unlinkat,fchown,fchownat,lchown,chown,fchmod,fchmodat,chmod,utimensat,fgetxattr,flistxattr,fsetxattr,getxattr,lgetxattr,listxattr,llistxattr,lsetxattr,setxattr,fcntl,mmap,munmap,brk,mprotect,fallocate,ftruncate' \
+    "$@" > /dev/null || die "strace $*: failed"
+  read -r calls_cr calls_ficlone calls_cfr calls_failed <<< "$(count_trace "$trace")"
+}
+
+# count_trace TRACE-FILE: print the counts of count_calls from a trace of
+# strace -f: "COPY_RANGE FICLONE COPY_FILE_RANGE FAILED".  A call that
+# another process's line interrupted ("<unfinished ...>") is judged by
+# its "<... NAME resumed>" line.
+count_trace() {
+  awk '
+    function kind(name) {
+      if (name ~ /^(syscall_0x1c3|cachestat|copy_range)$/) return "cr"
+      if (name == "copy_file_range") return "cfr"
+      if (name == "ioctl") return "ioctl"
+      return ""
+    }
+    function done(k, line) {
+      if (k == "ioctl") return
+      if (line ~ /\) += -1 /) failed++
+      else n[k]++
+    }
+    $2 == "<..." && $4 ~ /^resumed>/ {
+      k = pending[$1]; delete pending[$1]
+      if (k != "") done(k, $0)
+      next
+    }
+    {
+      name = $2; sub(/\(.*/, "", name); k = kind(name)
+      if (k == "ioctl") k = $0 ~ /^[0-9]+ +ioctl\([0-9]+, [^,]*FICLONE,/ ? "ficlone" : ""
+      if (k == "") next
+      if ($0 ~ /<unfinished \.\.\.>$/) pending[$1] = k
+      else done(k, $0)
+    }
+    END { print n["cr"] + 0, n["ficlone"] + 0, n["cfr"] + 0, failed + 0 }' "$1"
+}
+
+# record_calls FS WORKLOAD TOOL: record what count_calls counted, as
+# figures of run 1.
+record_calls() {
+  record "$1" "$2" "$3" 1 copy_range_calls "$calls_cr"
+  record "$1" "$2" "$3" 1 ficlone_calls "$calls_ficlone"
+  record "$1" "$2" "$3" 1 copy_file_range_calls "$calls_cfr"
+  record "$1" "$2" "$3" 1 failed_calls "$calls_failed"
+}
 
 # us_to_s US: microseconds as seconds with 6 decimals.
 us_to_s() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
 
 # record FS WORKLOAD TOOL RUN METRIC VALUE
 record() {
-  echo "$BENCH_WHERE,$1,$2,$3,$4,$5,$6" >> "$BENCH_RAW"
+  echo "$BENCH_WHERE,$1,$2,$3,$BENCH_BOOT,$4,$5,$6" >> "$BENCH_RAW"
 }
 
 # Every run starts from the same state: dirty data written out and the
@@ -50,26 +179,61 @@ make_file() {
   rm -f "$blk"
 }
 
-# make_tree DIR FILES: FILES small files in folders of 100, written by
-# one awk process rather than a fork per file.  As (i * 2731) % 8193
-# cycles through 0, 2731 and 5462 (3 * 2731 is 8193), a third of the
-# files are empty and the others hold 2731 or 5462 bytes: the figures of
-# doc/bench.md were measured on that tree, so it stays until they are
-# measured again.
+# make_tree DIR FILES [SEED]: a tree of FILES files with a size mix like
+# that of real trees (source code, documents): many small files, a few
+# large, all written by one awk process rather than a fork per file.
+# From SEED (default BENCH_SEED, else 1) the tree is the same on every
+# run, host and guest alike (both run the host's mawk):
+#   - 3% of the files are empty;
+#   - one file in 2,000 (the 151st, the 2,151st, ...) is large: 1, 2, 4,
+#     8 or 16 MiB, each as likely;
+#   - the others have log-normal sizes: the natural log of the size is
+#     normal with mean ln 4096 and deviation 1.5, so the median is 4 KiB,
+#     half the files lie between 1.5 and 11 KiB, one in 40 is over 78 KiB,
+#     and none is over 1 MiB (larger draws are cut to 1 MiB).
+# Files sit 100 to a folder, ten folders to a parent (DIR/dA/dB/fN), and
+# no two hold the same bytes (each starts at its own offset of a random
+# text), so a copy that mixes files up fails verify.
 make_tree() {
-  local dir=$1 n=$2 d
+  local dir=$1 n=$2 seed=${3:-${BENCH_SEED:-1}} d
   mkdir -p "$dir"
-  for ((d = 0; d < (n + 99) / 100; d++)); do echo "$dir/d$d"; done \
-    | xargs mkdir -p
-  awk -v dir="$dir" -v n="$n" 'BEGIN {
-      s = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-      while (length (s) < 8192) s = s s
+  for ((d = 0; d < (n + 99) / 100; d++)); do
+    echo "$dir/d$((d / 10))/d$((d % 10))"
+  done | xargs mkdir -p
+  awk -v dir="$dir" -v n="$n" -v seed="$seed" 'BEGIN {
+      srand(seed)
+      abc = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"
+      for (i = 0; i < 65536; i++) base = base substr(abc, 1 + int(rand() * 64), 1)
+      s = base
+      while (length(s) < 1048576 + 65536) s = s s
       for (i = 0; i < n; i++) {
-        f = sprintf ("%s/d%d/f%d", dir, int (i / 100), i)
-        printf "%s", substr (s, 1 + i % 61, (i * 2731) % 8193) > f
-        close (f)
+        f = sprintf("%s/d%d/d%d/f%d", dir, int(i / 1000), int(i / 100) % 10, i)
+        off = 1 + (i * 7919) % 65536
+        if (i % 2000 == 150) {
+          size = 1048576 * 2 ^ int(rand() * 5)
+        } else if (rand() < 0.03) {
+          size = 0
+        } else {
+          # Box-Muller: a normal draw from two uniform ones.
+          u = rand(); if (u < 1e-12) u = 1e-12
+          z = sqrt(-2 * log(u)) * cos(6.283185307179586 * rand())
+          size = int(exp(log(4096) + 1.5 * z))
+          if (size > 1048576) size = 1048576
+        }
+        printf "" > f
+        for (left = size; left > 0; left -= 1048576)
+          printf "%s", substr(s, off, left < 1048576 ? left : 1048576) > f
+        close(f)
       }
     }'
+}
+
+# tree_label DIR FILES: the workload name of a tree, with the bytes its
+# files hold (folders left out: their sizes depend on the filesystem),
+# e.g. "tree 2000 files 25.5 MiB".
+tree_label() {
+  find "$1" -type f -printf '%s\n' \
+    | awk -v n="$2" '{ b += $1 } END { printf "tree %d files %.1f MiB\n", n, b / 1048576 }'
 }
 
 # bytes_of PATH: the bytes a copy of PATH moves (apparent size).

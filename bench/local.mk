@@ -6,8 +6,9 @@ bench_scripts = bench/run bench/host bench/guest bench/report bench/plot \
 EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-results.csv \
   doc/bench.svg
 
-# Not part of 'make check': it measures, it does not test.  Root, about
-# 35 minutes under TCG; see doc/bench.md and the comments in bench/run.
+# Not part of 'make check': it measures, it does not test.  Root; two
+# guest boots of over half an hour each under TCG (BENCH_BOOTS=1 for
+# one); see doc/bench.md and the comments in bench/run.
 .PHONY: bench
 bench: $(bin_PROGRAMS)
 	$(srcdir)/bench/run --builddir '$(abs_top_builddir)' \

@@ -264,6 +264,10 @@ GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
 # and ext4.
 GUEST_TESTS += tests/cpr-guest/continue.sh
 
+# The benchmark's own code (bench/): its report and the helpers of
+# bench/lib.sh, on canned figures and small trees; 'make bench' measures.
+HOST_TESTS += tests/bench/report.sh tests/bench/helpers.sh
+
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'
 # is building meanwhile; the tests above need no kernel and go first.
