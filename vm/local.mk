@@ -29,6 +29,7 @@ clean-local: clean-guest
 .PHONY: mostlyclean-guest clean-guest
 mostlyclean-guest:
 	rm -f $(GUEST_TESTS:.sh=.log) $(GUEST_TESTS:.sh=.trs) \
+	  $(DEBUG_GUEST_TESTS:.sh=.log) $(DEBUG_GUEST_TESTS:.sh=.trs) \
 	  tests/guest-suite.log
 clean-guest:
 	rm -rf vm/out
