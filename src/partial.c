@@ -71,18 +71,19 @@ partial_get (int fd, struct partial_mark *m)
       return errno == ERANGE ? 1 : -1;
     }
   buf[n] = '\0';
-  intmax_t sec, offset;
-  long nsec;
   int end = -1;
-  if (sscanf (buf, "cpr-partial/1 dev=%ju ino=%ju size=%jd mtime=%jd.%ld"
-              " offset=%jd%n", &m->dev, &m->ino, &m->size, &sec, &nsec,
-              &offset, &end) == 6
-      && end == n && 0 <= nsec && nsec < 1000000000 && 0 <= m->size
-      && 0 <= offset)
+  uintmax_t size, usec, unsec, uoffset;
+  if (sscanf (buf, "1 %jx %jx %jx %jx.%jx %jx%n", &m->dev, &m->ino,
+              &size, &usec, &unsec, &uoffset, &end) == 6
+      && end == n && unsec < 1000000000 && size <= INTMAX_MAX
+      && uoffset <= INTMAX_MAX)
     {
-      m->mtime.tv_sec = sec;
-      m->mtime.tv_nsec = nsec;
-      m->offset = offset;
+      m->size = size;
+      /* A time before 1970 was written with a minus sign, which %jx
+         reads as the negation modulo UINTMAX_MAX + 1.  */
+      m->mtime.tv_sec = (intmax_t) usec;
+      m->mtime.tv_nsec = unsec;
+      m->offset = uoffset;
     }
   return 1;
 }
@@ -104,10 +105,11 @@ write_mark (struct partial *p)
 {
   struct partial_mark const *m = &p->mark;
   char buf[MARK_MAX + 1];
-  int n = snprintf (buf, sizeof buf, "cpr-partial/1 dev=%ju ino=%ju"
-                    " size=%jd mtime=%jd.%09ld offset=%jd",
-                    m->dev, m->ino, m->size, (intmax_t) m->mtime.tv_sec,
-                    (long) m->mtime.tv_nsec, m->offset);
+  intmax_t sec = m->mtime.tv_sec;
+  int n = snprintf (buf, sizeof buf, "1 %jx %jx %jx %s%jx.%jx %jx",
+                    m->dev, m->ino, (uintmax_t) m->size, sec < 0 ? "-" : "",
+                    sec < 0 ? - (uintmax_t) sec : (uintmax_t) sec,
+                    (uintmax_t) m->mtime.tv_nsec, (uintmax_t) m->offset);
   p->written_ns = now_ns ();
   return fsetxattr (p->fd, PARTIAL_XATTR, buf, n, 0);
 }

@@ -23,15 +23,21 @@
 #include <time.h>
 
 /* The extended attribute that marks a destination whose data is not
-   all there yet.  Its value is one line of text (no newline, no NUL):
+   all there yet.  Its value is one line of text (no newline, no NUL),
+   six numbers in lower-case hexadecimal:
 
-     cpr-partial/1 dev=D ino=I size=S mtime=SEC.NSEC offset=O
+     1 D I S SEC.NSEC O
 
-   D, I, S and SEC.NSEC (nine digits) are the source's st_dev, st_ino,
-   st_size and st_mtim when the copy started; O is the length of the
-   destination's prefix that was known to hold the source's bytes when
-   the mark was last written.  Text, not a C struct, so that it does not
-   depend on the machine that wrote it, and getfattr shows it.  */
+   1 is the format's version; D, I, S and SEC.NSEC are the source's
+   st_dev, st_ino, st_size and st_mtim (SEC with a minus sign before
+   1970) when the copy started; O is the
+   length of the destination's prefix that was known to hold the
+   source's bytes when the mark was last written.  Text, not a C struct,
+   so that it does not depend on the machine that wrote it, and getfattr
+   shows it.  Hexadecimal and no field names, because the value must be
+   short: ext4 keeps about 60 bytes of attributes in a 256-byte inode,
+   and a longer value goes to a block of its own, which made setting and
+   removing the mark cost a copy of a small file four times its time.  */
 #define PARTIAL_XATTR "user.cpr.partial"
 
 /* What a mark says.  */

@@ -41,7 +41,8 @@ moved_ ()
 
 offset_ ()
 {
-  $getfattr --only-values -n $mark "$1" 2> /dev/null | sed -n 's/.* offset=//p'
+  set -- $($getfattr --only-values -n $mark "$1" 2> /dev/null)
+  test $# = 6 && printf '%d\n' "0x$6"
 }
 
 # kept_ DIR: what --continue may keep of DIR's marked files.
