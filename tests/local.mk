@@ -286,9 +286,9 @@ EXTRA_DIST += tests/faults/lib.sh
 
 # Guest tests too slow for 'make check' under TCG: 'make check-debug' runs
 # them after GUEST_TESTS.  The NFS server restarted mid-COPY waits a minute
-# for the client to notice the restart and reclaim its state.  (On 6.1 the
-# restart oopses nfsd: the stopped copy thread sends CB_OFFLOAD to a client
-# the shutdown already unhashed, in nfsd4_do_async_copy().)
+# for the client to notice the restart and reclaim its state.  It is the
+# test of kernel patch 10: without it, 6.1's nfsd oopses in nfsd4_run_cb()
+# when the stopped copy thread sends CB_OFFLOAD.
 DEBUG_GUEST_TESTS += tests/faults/nfsd-restart.sh
 
 # Tests of the harness itself, run on the host.  Last in the list: they
