@@ -69,16 +69,20 @@ check-stress: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS)
 # several times slower than under the plain kernel, hence the limits.
 LEAK_TEST = tests/guest/kmemleak.sh
 EXTRA_DIST += $(LEAK_TEST)
+# The NFS server restarted in the middle of a multi-GiB COPY: the source
+# and the copy need a larger ext4 disk than 'make check' gives.
 DEBUG_STRESS_OPS = 1000
+DEBUG_RESTART_SIZE = 2G
 DEBUG_TIMEOUT = 10800
 DEBUG_TEST_TIMEOUT = 2400
 .PHONY: check-debug
 check-debug: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
   tests/kernel/copy_range_test
-	$(VM_RUN) --kernel debug --timeout $(DEBUG_TIMEOUT) -- \
+	$(VM_RUN) --kernel debug --timeout $(DEBUG_TIMEOUT) --disk ext4=8G -- \
 	  $(MAKE) check-in-guest \
 	  GUEST_TESTS='$(GUEST_TESTS) $(DEBUG_GUEST_TESTS) $(LEAK_TEST)' \
-	  CR_STRESS_OPS=$(DEBUG_STRESS_OPS) CR_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT)
+	  CR_STRESS_OPS=$(DEBUG_STRESS_OPS) CR_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
+	  CR_RESTART_SIZE=$(DEBUG_RESTART_SIZE)
 
 # The main job: boot the patched kernel and copy with cpr (vm/demo).
 .PHONY: demo
