@@ -36,6 +36,13 @@ returns_ 1 env CR_TEST_TIMEOUT=1 srcdir=$abs_top_srcdir \
   || { cat out-slow; fail=1; }
 grep '^guest-run: FAIL: tests/vm/hang-fixture.sh: timed out after 1s' out-slow \
   || fail=1
+# Before the kill, the log shows where the test is stuck: its processes.
+returns_ 1 env CR_TEST_TIMEOUT=3 srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$abs_top_srcdir/tests/vm/hang-fixture.sh" > out-dump 2>&1 \
+  || { cat out-dump; fail=1; }
+grep '^guest-run: tests/vm/hang-fixture.sh: still running after 2s' out-dump \
+  && grep '^== [0-9]* (S (sleeping)) sleep 100000' out-dump \
+  || { cat out-dump; fail=1; }
 
 # In the guest's Automake harness (make check-in-guest), a failing test,
 # a hung one and one skipping for an unlisted reason each fail alone, by
