@@ -20,6 +20,11 @@ endif
 check-guest: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
   tests/kernel/copy_range_test
 	@if test -n "$$COPYRANGE_GUEST"; then exit 0; fi; \
+	if test '$(origin TESTS)' = 'command line'; then \
+	  echo "TESTS given: the guest suite is not run; run guest tests with" \
+	       "vm/run -- make check-in-guest GUEST_TESTS='...'"; \
+	  exit 0; \
+	fi; \
 	$(VM_RUN) --timeout $(VM_TIMEOUT) -- $(MAKE) check-in-guest
 
 # The guest tests are not in the host's TESTS, so the test driver's own
