@@ -41,3 +41,48 @@ first_at_ () { awk -v op="$2" '$1 == op && 0 < $5 { print $2; exit }' "$1"; }
 
 # method_ FILE: the method words of the --debug line in FILE.
 method_ () { sed -n 's/^copy offload: .*, method: //p' "$1"; }
+
+# The partial mark's helpers.  In the guest busybox's applets come first in
+# PATH: name the GNU tools (and attr's) by their full path there.
+partial_mark_=user.cpr.partial
+if test -n "$COPYRANGE_GUEST"; then
+  find_=/usr/bin/find cmp_=/usr/bin/cmp getfattr_=/usr/bin/getfattr
+else
+  find_=find cmp_=cmp getfattr_=getfattr
+fi
+
+# moved_ LOG: the bytes that the data calls in the shim's LOG moved (reads,
+# not writes, for read/write).
+moved_ ()
+{
+  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
+       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
+}
+
+# offset_ FILE: the offset in FILE's partial mark, or nothing if it has none.
+offset_ ()
+{
+  set -- $($getfattr_ --only-values -n $partial_mark_ "$1" 2> /dev/null)
+  test $# = 6 && printf '%d\n' "0x$6"
+}
+
+# kept_ DIR: the bytes that --continue may keep of DIR's marked files:
+# min (offset, size) each.
+kept_ ()
+{
+  $find_ "$1" -type f | while read f; do
+    o=$(offset_ "$f"); test -n "$o" || continue
+    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
+    echo $o
+  done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# check_marked_ SRC DST: every regular file in DST that is not yet a copy
+# of its source in SRC carries the partial mark.
+check_marked_ ()
+{
+  (cd "$2" && $find_ . -type f) | while read f; do
+    $cmp_ -s "$1/$f" "$2/$f" && continue
+    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
+  done
+}

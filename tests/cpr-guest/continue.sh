@@ -18,9 +18,8 @@ test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
 
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
-getfattr=/usr/bin/getfattr setfattr=/usr/bin/setfattr
-test -x $getfattr && test -x $setfattr || framework_failure_ "no attr tools"
-mark=user.cpr.partial
+setfattr=/usr/bin/setfattr
+test -x $getfattr_ && test -x $setfattr || framework_failure_ "no attr tools"
 
 # run_ LOG [VAR=VALUE]... cpr ARG...: cpr with the shim logging its data
 # calls to LOG, 1 MiB a call.  Status in $rc.
@@ -30,38 +29,6 @@ run_ ()
   rm -f "$log_"
   with_shim_ CPR_SHIM_LOG=$log_ CPR_CHUNK_SIZE=1048576 "$@"
   rc=$?
-}
-
-# moved_ LOG: the bytes the data calls in LOG moved.
-moved_ ()
-{
-  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
-       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
-}
-
-offset_ ()
-{
-  set -- $($getfattr --only-values -n $mark "$1" 2> /dev/null)
-  test $# = 6 && printf '%d\n' "0x$6"
-}
-
-# kept_ DIR: what --continue may keep of DIR's marked files.
-kept_ ()
-{
-  /usr/bin/find "$1" -type f | while read f; do
-    o=$(offset_ "$f"); test -n "$o" || continue
-    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
-    echo $o
-  done | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# check_marked_ SRC DST: each file of DST not yet whole has the mark.
-check_marked_ ()
-{
-  (cd "$2" && /usr/bin/find . -type f) | while read f; do
-    /usr/bin/cmp -s "$1/$f" "$2/$f" && continue
-    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
-  done
 }
 
 same_tree_ ()

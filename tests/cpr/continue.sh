@@ -26,7 +26,7 @@ command -v getfattr > /dev/null && command -v setfattr > /dev/null \
 
 emulate=
 kernel_has_copy_range_ || emulate=emulate
-mark=user.cpr.partial
+mark=$partial_mark_
 
 # run_ LOG [VAR=VALUE]... cpr ARG...: run cpr with the shim logging its
 # data calls to LOG, 1 MiB a call, each call taking 1.1 s on a clock of
@@ -38,42 +38,6 @@ run_ ()
   with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=$log_ \
     CPR_CHUNK_SIZE=1048576 CPR_SHIM_CALL_NS=1100000000 "$@"
   rc=$?
-}
-
-# moved_ LOG: the bytes that the data calls in LOG moved (reads, not
-# writes, for read/write).
-moved_ ()
-{
-  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
-       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
-}
-
-# offset_ FILE: the offset in FILE's mark, or nothing if it has none.
-offset_ ()
-{
-  set -- $(getfattr --only-values -n $mark "$1" 2> /dev/null)
-  test $# = 6 && printf '%d\n' "0x$6"
-}
-
-# kept_ DIR: the bytes that --continue may keep of DIR's marked files:
-# min (offset, size) each.
-kept_ ()
-{
-  find "$1" -type f | while read f; do
-    o=$(offset_ "$f"); test -n "$o" || continue
-    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
-    echo $o
-  done | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# check_marked_ SRC DST: every regular file in DST that is not yet a
-# copy of its source in SRC carries the mark.
-check_marked_ ()
-{
-  (cd "$2" && find . -type f) | while read f; do
-    cmp -s "$1/$f" "$2/$f" && continue
-    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
-  done
 }
 
 # same_tree_ A B: A and B have the same contents and attributes.
