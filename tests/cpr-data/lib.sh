@@ -86,3 +86,38 @@ check_marked_ ()
     test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
   done
 }
+
+# with_io_ FILE CMD [ARG]...: run CMD (a program, not a function) and write
+# to FILE the kernel's I/O accounting of what it did: a shell runs CMD,
+# reaps it, and reads its own /proc/PID/io, where the kernel has added the
+# counts of the children it reaped (wait_task_zombie).  CMD's status.
+with_io_ ()
+{
+  sh -c 'f=$1; shift; "$@"; s=$?; cat /proc/$$/io > "$f" || exit 99
+         exit $s' sh "$@"
+}
+
+# wchar_ FILE: the bytes written (wchar) in FILE, a copy of /proc/PID/io.
+wchar_ () { awk '$1 == "wchar:" { print $2 }' "$1"; }
+
+# io_moved_ IO LOG: the bytes that the kernel counted as written (wchar)
+# in IO, a copy of /proc/PID/io, less those of the lines that the shim
+# wrote to its LOG: the data calls' bytes (copy_range and copy_file_range
+# count what they copy, whatever the method), plus what the program wrote
+# to its standard output and error.
+io_moved_ () { echo $(($(wchar_ "$1") - $(wc -c < "$2"))); }
+
+# check_io_moved_ WHAT IO LOG EXPECTED: the run whose shim log is LOG and
+# whose I/O accounting is IO moved EXPECTED bytes by the kernel's count,
+# and as many as the shim counted, with $io_slack_ bytes to spare for what
+# it wrote to its standard output and error; else say so and fail.
+io_slack_=512
+check_io_moved_ ()
+{
+  m_=$(io_moved_ "$2" "$3") s_=$(moved_ "$3")
+  test $4 -le $m_ && test $m_ -le $(($4 + io_slack_)) &&
+    test $s_ -le $m_ && test $m_ -le $((s_ + io_slack_)) && return 0
+  echo "$1: the kernel counted $m_ bytes moved; expected $4 and the" \
+       "shim's $s_ (+ up to $io_slack_)"
+  return 1
+}
