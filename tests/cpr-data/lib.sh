@@ -41,3 +41,83 @@ first_at_ () { awk -v op="$2" '$1 == op && 0 < $5 { print $2; exit }' "$1"; }
 
 # method_ FILE: the method words of the --debug line in FILE.
 method_ () { sed -n 's/^copy offload: .*, method: //p' "$1"; }
+
+# The partial mark's helpers.  In the guest busybox's applets come first in
+# PATH: name the GNU tools (and attr's) by their full path there.
+partial_mark_=user.cpr.partial
+if test -n "$COPYRANGE_GUEST"; then
+  find_=/usr/bin/find cmp_=/usr/bin/cmp getfattr_=/usr/bin/getfattr
+else
+  find_=find cmp_=cmp getfattr_=getfattr
+fi
+
+# moved_ LOG: the bytes that the data calls in the shim's LOG moved (reads,
+# not writes, for read/write).
+moved_ ()
+{
+  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
+       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
+}
+
+# offset_ FILE: the offset in FILE's partial mark, or nothing if it has none.
+offset_ ()
+{
+  set -- $($getfattr_ --only-values -n $partial_mark_ "$1" 2> /dev/null)
+  test $# = 6 && printf '%d\n' "0x$6"
+}
+
+# kept_ DIR: the bytes that --continue may keep of DIR's marked files:
+# min (offset, size) each.
+kept_ ()
+{
+  $find_ "$1" -type f | while read f; do
+    o=$(offset_ "$f"); test -n "$o" || continue
+    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
+    echo $o
+  done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# check_marked_ SRC DST: every regular file in DST that is not yet a copy
+# of its source in SRC carries the partial mark.
+check_marked_ ()
+{
+  (cd "$2" && $find_ . -type f) | while read f; do
+    $cmp_ -s "$1/$f" "$2/$f" && continue
+    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
+  done
+}
+
+# with_io_ FILE CMD [ARG]...: run CMD (a program, not a function) and write
+# to FILE the kernel's I/O accounting of what it did: a shell runs CMD,
+# reaps it, and reads its own /proc/PID/io, where the kernel has added the
+# counts of the children it reaped (wait_task_zombie).  CMD's status.
+with_io_ ()
+{
+  sh -c 'f=$1; shift; "$@"; s=$?; cat /proc/$$/io > "$f" || exit 99
+         exit $s' sh "$@"
+}
+
+# wchar_ FILE: the bytes written (wchar) in FILE, a copy of /proc/PID/io.
+wchar_ () { awk '$1 == "wchar:" { print $2 }' "$1"; }
+
+# io_moved_ IO LOG: the bytes that the kernel counted as written (wchar)
+# in IO, a copy of /proc/PID/io, less those of the lines that the shim
+# wrote to its LOG: the data calls' bytes (copy_range and copy_file_range
+# count what they copy, whatever the method), plus what the program wrote
+# to its standard output and error.
+io_moved_ () { echo $(($(wchar_ "$1") - $(wc -c < "$2"))); }
+
+# check_io_moved_ WHAT IO LOG EXPECTED: the run whose shim log is LOG and
+# whose I/O accounting is IO moved EXPECTED bytes by the kernel's count,
+# and as many as the shim counted, with $io_slack_ bytes to spare for what
+# it wrote to its standard output and error; else say so and fail.
+io_slack_=512
+check_io_moved_ ()
+{
+  m_=$(io_moved_ "$2" "$3") s_=$(moved_ "$3")
+  test $4 -le $m_ && test $m_ -le $(($4 + io_slack_)) &&
+    test $s_ -le $m_ && test $m_ -le $((s_ + io_slack_)) && return 0
+  echo "$1: the kernel counted $m_ bytes moved; expected $4 and the" \
+       "shim's $s_ (+ up to $io_slack_)"
+  return 1
+}

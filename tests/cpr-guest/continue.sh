@@ -8,6 +8,16 @@
 # as the source, byte for byte and by attributes (tree-state snapshots),
 # and moves only what the marks did not account for.  The log shows, for
 # each point, the bytes the second run did not have to move.
+#
+# What the second run moved is measured by the kernel: the wchar of its
+# /proc/PID/io (copy_range and copy_file_range count the bytes they copy,
+# clone or have the server copy), less the shim's log lines, must be the
+# bytes the marks did not cover, and what the shim saw the data calls
+# move, within a few hundred bytes of output.  On NFS the mount's
+# /proc/self/mountstats must show the second run sending no file data in
+# WRITE (0 bytes: every byte moved by a CLONE or a COPY on the server;
+# the export is on btrfs, so mostly CLONE, COPY where a range does not
+# start on a clone block) and at least one CLONE or COPY.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -15,53 +25,23 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 test -n "$COPYRANGE_GUEST" || skip_ "needs the patched kernel in the guest"
+. "$srcdir/tests/offload-lib.sh"  # mountstat_
 
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
-getfattr=/usr/bin/getfattr setfattr=/usr/bin/setfattr
-test -x $getfattr && test -x $setfattr || framework_failure_ "no attr tools"
-mark=user.cpr.partial
+setfattr=/usr/bin/setfattr
+test -x $getfattr_ && test -x $setfattr || framework_failure_ "no attr tools"
 
 # run_ LOG [VAR=VALUE]... cpr ARG...: cpr with the shim logging its data
-# calls to LOG, 1 MiB a call.  Status in $rc.
+# calls to LOG, 1 MiB a call; its I/O accounting in LOG's name with .io for
+# .log.  Status in $rc.
 run_ ()
 {
   log_=$1; shift
   rm -f "$log_"
-  with_shim_ CPR_SHIM_LOG=$log_ CPR_CHUNK_SIZE=1048576 "$@"
+  with_io_ "${log_%.log}.io" env LD_PRELOAD="$shim_" CPR_SHIM_LOG=$log_ \
+    CPR_CHUNK_SIZE=1048576 "$@"
   rc=$?
-}
-
-# moved_ LOG: the bytes the data calls in LOG moved.
-moved_ ()
-{
-  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
-       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
-}
-
-offset_ ()
-{
-  set -- $($getfattr --only-values -n $mark "$1" 2> /dev/null)
-  test $# = 6 && printf '%d\n' "0x$6"
-}
-
-# kept_ DIR: what --continue may keep of DIR's marked files.
-kept_ ()
-{
-  /usr/bin/find "$1" -type f | while read f; do
-    o=$(offset_ "$f"); test -n "$o" || continue
-    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
-    echo $o
-  done | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# check_marked_ SRC DST: each file of DST not yet whole has the mark.
-check_marked_ ()
-{
-  (cd "$2" && /usr/bin/find . -type f) | while read f; do
-    /usr/bin/cmp -s "$1/$f" "$2/$f" && continue
-    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
-  done
 }
 
 same_tree_ ()
@@ -146,14 +126,26 @@ for mnt in "$CR_MNT_BTRFS" "$CR_MNT_NFS" "$CR_MNT_EXT4"; do
     check_marked_ "$d/src" "$d/dst" || fail=1
     kept=$(kept_ "$d/dst")
 
+    test "$mnt" != "$CR_MNT_NFS" || nfs0=$(mountstat_ "$mnt")
     run_ c$n.log cpr -aT --continue "$d/src" "$d/dst"
     test $rc = 0 || fail=1
+    test "$mnt" != "$CR_MNT_NFS" || nfs1=$(mountstat_ "$mnt")
     same_tree_ "$d/src" "$d/dst" || fail=1
-    moved=$(moved_ c$n.log)
-    echo "$fs, killed at $kill: the second run moved $moved of $full bytes;" \
-         "it did not have to move $kept"
-    test $moved = $((full - kept)) \
-      || { echo "$fs $kill: moved $moved, not $full - $kept"; fail=1; }
+    m=$(io_moved_ c$n.io c$n.log) w=$(wchar_ c$n.io)
+    echo "$fs, killed at $kill: the second run moved $m of $full bytes" \
+         "(wchar $w); it did not have to move $kept"
+    check_io_moved_ "$fs $kill" c$n.io c$n.log $((full - kept)) || fail=1
+    test $(moved_ c$n.log) = $((full - kept)) \
+      || { echo "$fs $kill: the shim saw $(moved_ c$n.log) moved"; fail=1; }
+    if test "$mnt" = "$CR_MNT_NFS"; then
+      # COPY READ WRITE (ops), server read and write bytes, CLONE (ops).
+      set -- $nfs0 $nfs1
+      echo "$fs, killed at $kill: over the wire, $((${11} - $5)) bytes in" \
+           "$(($9 - $3)) WRITE, $((${10} - $4)) in $(($8 - $2)) READ;" \
+           "$(($7 - $1)) COPY, $((${12} - $6)) CLONE"
+      test $((${11} - $5)) = 0 && test $(($7 - $1 + ${12} - $6)) -gt 0 \
+        || { echo "$fs $kill: data in WRITE, or no COPY or CLONE"; fail=1; }
+    fi
     case $kill in
       copy_range:0:*) test $kept = 0 || fail=1 ;;
       copy_range:*) test $kept -ge 1048576 \

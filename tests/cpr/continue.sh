@@ -4,7 +4,8 @@
 # yet a whole copy, the partial mark, written before its first data byte;
 # 'cpr -a --continue' then makes the tree the same as the source, byte for
 # byte and by attributes (tree-state snapshots), moving only the bytes the
-# marks did not account for (the shim counts what the data calls moved).
+# marks did not account for (the shim counts what the data calls moved;
+# the kernel's I/O accounting, /proc/PID/io, counts it too).
 # A source changed between the two runs is copied whole; the mark is
 # brought up to date at most once a second, removed as the last step,
 # never copied from a source that has one; a destination without user
@@ -26,54 +27,23 @@ command -v getfattr > /dev/null && command -v setfattr > /dev/null \
 
 emulate=
 kernel_has_copy_range_ || emulate=emulate
-mark=user.cpr.partial
+mark=$partial_mark_
 
 # run_ LOG [VAR=VALUE]... cpr ARG...: run cpr with the shim logging its
 # data calls to LOG, 1 MiB a call, each call taking 1.1 s on a clock of
-# its own: every chunk brings the mark up to date.  Status in $rc.
+# its own: every chunk brings the mark up to date; where the kernel has
+# /proc/PID/io, its I/O accounting in LOG's name with .io for .log.
+# Status in $rc.
+io_=
+test -r /proc/self/io && grep -q '^wchar:' /proc/self/io && io_=with_io_
 run_ ()
 {
   log_=$1; shift
   rm -f "$log_"
-  with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=$log_ \
+  $io_ ${io_:+"${log_%.log}.io"} env LD_PRELOAD="$shim_" \
+    CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=$log_ \
     CPR_CHUNK_SIZE=1048576 CPR_SHIM_CALL_NS=1100000000 "$@"
   rc=$?
-}
-
-# moved_ LOG: the bytes that the data calls in LOG moved (reads, not
-# writes, for read/write).
-moved_ ()
-{
-  awk '($1 == "copy_range" || $1 == "copy_file_range" || $1 == "read") \
-       && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
-}
-
-# offset_ FILE: the offset in FILE's mark, or nothing if it has none.
-offset_ ()
-{
-  set -- $(getfattr --only-values -n $mark "$1" 2> /dev/null)
-  test $# = 6 && printf '%d\n' "0x$6"
-}
-
-# kept_ DIR: the bytes that --continue may keep of DIR's marked files:
-# min (offset, size) each.
-kept_ ()
-{
-  find "$1" -type f | while read f; do
-    o=$(offset_ "$f"); test -n "$o" || continue
-    s=$(stat -c %s "$f"); test $s -lt $o && o=$s
-    echo $o
-  done | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# check_marked_ SRC DST: every regular file in DST that is not yet a
-# copy of its source in SRC carries the mark.
-check_marked_ ()
-{
-  (cd "$2" && find . -type f) | while read f; do
-    cmp -s "$1/$f" "$2/$f" && continue
-    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
-  done
 }
 
 # same_tree_ A B: A and B have the same contents and attributes.
@@ -137,6 +107,9 @@ for kill in copy_range:0:KILL copy_range:1048576:KILL \
   echo "killed at $kill: kept $kept of $full bytes, moved $moved"
   test $moved = $((full - kept)) \
     || { echo "$kill: moved $moved, not $full - $kept"; fail=1; }
+  # The kernel's count (copy_file_range's, emulating copy_range here) too.
+  test -z "$io_" || check_io_moved_ "$kill" cont$n.io cont$n.log \
+                      $((full - kept)) || fail=1
 done
 
 # With -u too, the files that were whole are not copied again: only the
