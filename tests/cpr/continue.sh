@@ -158,6 +158,18 @@ run_ plain.log cpr -aT src dst
 test $rc = 0 && same_tree_ src dst || fail=1
 test $(moved_ plain.log) = $full || fail=1
 
+# -n leaves an existing destination alone, marked or not, --continue or
+# not: nothing moves, the partial copy and its mark stay.
+rm -f a.n
+run_ kill-n.log CPR_SHIM_FAIL=copy_range:2500000:KILL cpr src/a a.n
+o=$(offset_ a.n) z=$(stat -c %s a.n)
+test $rc = 137 && test "$o" -gt 0 || fail=1
+run_ cont-n.log cpr -n --continue src/a a.n
+# The shim writes its log at the first data call: there must be none.
+test $rc = 0 && test ! -e cont-n.log && test "$(offset_ a.n)" = "$o" \
+  && test "$(stat -c %s a.n)" = "$z" \
+  || { echo "-n --continue changed a.n: status $rc, mark '$(offset_ a.n)'"; fail=1; }
+
 # A copy that fails (EIO from the data call at 1 MiB) keeps its mark with
 # --continue, and a later --continue goes on from there; without
 # --continue it is left unmarked, as GNU cp leaves it.
