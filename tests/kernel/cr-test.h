@@ -42,6 +42,50 @@ uint64_t cr_seed (void);
 void cr_random_fill (uint64_t *state, void *buf, size_t len);
 uint64_t cr_random (uint64_t *state);
 
+/* A number below N drawn from *STATE; 0, drawing nothing, when N is 0.  */
+uint64_t cr_random_below (uint64_t *state, uint64_t n);
+
+/* The random ranges of the tests that check a seeded sequence of
+   operations against a model of the files (tests/nfs/model.c,
+   tests/stress/fsx.c): a length from 1 to MAX, mostly small, sometimes
+   whole pages; an offset below LIMIT (0, drawing nothing, when LIMIT is
+   not positive), sometimes at a page's start.  Both are multiples of
+   UNIT, which divides the page size (4096), as MAX does.  */
+size_t cr_pick_len (uint64_t *state, size_t max, size_t unit);
+off_t cr_pick_off (uint64_t *state, off_t limit, off_t unit);
+
+/* Set the size of a model file, whose bytes DATA are zero past *SIZE:
+   the bytes a truncation cuts off become zero.  */
+void cr_model_set_size (unsigned char *data, off_t *size, off_t new_size);
+
+/* How such a test copies and reports: CALL has the contract of
+   cr_copy_range and NAME is its name in messages; NOTE adds to the log
+   line of the operation under way; FAIL reports a mismatch and exits.  */
+struct cr_model_hooks
+{
+  ssize_t (*call) (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+                   size_t count);
+  char const *name;
+  void (*note) (char const *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+  void (*fail) (char const *fmt, ...)
+    __attribute__ ((noreturn, format (printf, 1, 2)));
+};
+
+/* Copy LEN bytes of IN_FD at IN_OFF to OUT_FD at OUT_OFF (the same
+   descriptor for a copy within one file), passing NULL for an offset
+   where NULL_IN or NULL_OUT is set (the file position, set to the offset
+   first), and check the copy against the model, which says that it
+   takes WANT bytes: the source's bytes from IN_OFF, up to LEN.  The call
+   is made again while it returns less than asked (a short count is
+   progress); each call must move both offsets by what it returns, all
+   of them WANT bytes, and across two files a copy that the source's end
+   cut short must be followed by a call that returns 0.  Each call's
+   result goes to the log.  The caller applies the copy to its model.  */
+void cr_model_copy (struct cr_model_hooks const *h,
+                    int in_fd, off_t in_off, bool null_in,
+                    int out_fd, off_t out_off, bool null_out,
+                    size_t len, off_t want);
+
 /* Write LEN bytes of BUF at OFF, or die.  */
 void cr_pwrite_all (int fd, void const *buf, size_t len, off_t off);
 

@@ -277,7 +277,7 @@ fail (char const *fmt, ...)
 static uint64_t
 rnd (uint64_t n)
 {
-  return n ? cr_random (&rng) % n : 0;
+  return cr_random_below (&rng, n);
 }
 
 /* A well-mixed function of X (the finalizer of splitmix64).  */
@@ -306,42 +306,17 @@ round_up (off_t x, off_t to)
   return (x + to - 1) / to * to;
 }
 
-/* A length from 1 to MAX_LEN: mostly small, sometimes whole pages.  */
+/* A length from 1 to MAX_LEN, and an offset below LIMIT (cr-test.h).  */
 static size_t
 pick_len (void)
 {
-  size_t len;
-  switch (rnd (8))
-    {
-    case 0:
-      len = 1 + rnd (16);
-      break;
-    case 1: case 2:
-      len = 1 + rnd (BS);
-      break;
-    case 3: case 4: case 5:
-      len = 1 + rnd (max_len < 65536 ? max_len : 65536);
-      break;
-    default:
-      len = 1 + rnd (max_len);
-      break;
-    }
-  if (rnd (4) == 0)
-    len = round_up (len, BS);
-  len = round_up (len, unit ());
-  return len < max_len ? len : max_len;
+  return cr_pick_len (&rng, max_len, unit ());
 }
 
-/* An offset in [0, LIMIT), sometimes page-aligned.  */
 static off_t
 pick_off (off_t limit)
 {
-  if (limit <= 0)
-    return 0;
-  off_t off = rnd (limit);
-  if (rnd (4) == 0)
-    off -= off % BS;
-  return off - off % unit ();
+  return cr_pick_off (&rng, limit, unit ());
 }
 
 static struct sfile *
@@ -381,6 +356,10 @@ copy_name (void)
 {
   return use_cfr ? "copy_file_range" : "copy_range";
 }
+
+/* How cr_model_copy copies and reports; main sets the name.  */
+static struct cr_model_hooks hooks =
+  { .call = call_copy, .note = log_more, .fail = fail };
 
 /* Read up to LEN bytes of FD at OFF into BUF, stopping only at the end of
    the file; return the count.  */
@@ -499,14 +478,6 @@ check_whole (struct sfile *f, bool dont_sync)
           f->id, (long long) f->size);
 }
 
-static void
-set_size (struct sfile *f, off_t size)
-{
-  if (size < f->size)
-    memset (f->data + size, 0, f->size - size);
-  f->size = size;
-}
-
 /* ---- The model run: the operations ------------------------------------ */
 
 /* Copy LEN bytes of IN at IN_OFF to OUT at OUT_OFF (through the file
@@ -522,61 +493,15 @@ model_copy (struct sfile *in, off_t in_off, bool null_in,
           null_in ? " (NULL)" : "", out->id, (long long) out_off,
           null_out ? " (NULL)" : "", len, (long long) in->size,
           (long long) out->size, (long long) want);
-  if (null_in && lseek (in->fd, in_off, SEEK_SET) != in_off)
-    cr_die ("lseek");
-  if (null_out && lseek (out->fd, out_off, SEEK_SET) != out_off)
-    cr_die ("lseek");
-
-  off_t pin = in_off, pout = out_off, done = 0;
-  int calls = 0;
-  bool last_call = false;
-  for (;;)
-    {
-      /* Across two files, a copy the source's end cut short is followed
-         by one more call, which must return 0.  Within one file the copy
-         may itself have moved the end, so there is none.  */
-      if (done == want)
-        {
-          if (want == (off_t) len || in == out || last_call)
-            break;
-          last_call = true;
-        }
-      off_t before_in = pin, before_out = pout;
-      ssize_t r = call_copy (in->fd, null_in ? NULL : &pin,
-                             out->fd, null_out ? NULL : &pout, len - done);
-      int e = errno;
-      calls++;
-      log_more ("%s%zd", calls == 1 ? "; returned " : ", ", r);
-      if (r < 0)
-        fail ("%s failed after %lld of %lld bytes: %s", copy_name (),
-              (long long) done, (long long) want, strerror (e));
-      if (null_in)
-        pin = lseek (in->fd, 0, SEEK_CUR);
-      if (null_out)
-        pout = lseek (out->fd, 0, SEEK_CUR);
-      if (pin != before_in + r || pout != before_out + r)
-        fail ("%s returned %zd, but the offsets moved by %lld and %lld",
-              copy_name (), r, (long long) (pin - before_in),
-              (long long) (pout - before_out));
-      if (r == 0)
-        break;
-      if (done + r > want)
-        fail ("%s copied %lld bytes in all, the model %lld", copy_name (),
-              (long long) (done + r), (long long) want);
-      /* Apply exactly what the call reports done.  */
-      memmove (out->data + out_off + done, in->data + in_off + done, r);
-      done += r;
-      if (out_off + done > out->size)
-        out->size = out_off + done;
-      if (calls > 10000)
-        fail ("%s: no end after %d calls", copy_name (), calls);
-    }
-  if (done != want)
-    fail ("%s returned 0 after %lld bytes, %lld before the source's end",
-          copy_name (), (long long) done, (long long) want);
-  check_range (out, out_off - MARGIN, out_off + done + MARGIN, true);
+  cr_model_copy (&hooks, in->fd, in_off, null_in, out->fd, out_off, null_out,
+                 len, want);
+  /* Apply exactly what the calls reported done.  */
+  memmove (out->data + out_off, in->data + in_off, want);
+  if (want && out_off + want > out->size)
+    out->size = out_off + want;
+  check_range (out, out_off - MARGIN, out_off + want + MARGIN, true);
   if (in == out)
-    check_range (in, in_off, in_off + done, true);
+    check_range (in, in_off, in_off + want, true);
 }
 
 static void
@@ -662,7 +587,7 @@ op_truncate (bool up)
           (long long) size);
   if (ftruncate (f->fd, size) != 0)
     fail ("ftruncate: %s", strerror (errno));
-  set_size (f, size);
+  cr_model_set_size (f->data, &f->size, size);
 }
 
 static void
@@ -1517,6 +1442,7 @@ main (int argc, char **argv)
     usage ();
   fsname = argv[optind];
   dirarg = argv[optind + 1];
+  hooks.name = copy_name ();
   max_len = max_size / 4;
 
   char const *why;
