@@ -200,15 +200,6 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
   return o;
 }
 
-static off_t
-size_of (int fd)
-{
-  struct stat st;
-  if (fstat (fd, &st) != 0)
-    cr_die ("fstat");
-  return st.st_size;
-}
-
 /* Compare the two outcomes of case C; print its line; return true if
    they agree.  */
 static bool
@@ -239,11 +230,12 @@ compare_case (char const *fs, struct test_case const *c)
               "file offsets %lld, %lld vs %lld, %lld",
               (long long) a.pos_in, (long long) a.pos_out,
               (long long) b.pos_in, (long long) b.pos_out);
-  else if (size_of (a.dst) != size_of (b.dst))
+  else if (cr_file_size (a.dst) != cr_file_size (b.dst))
     snprintf (detail, sizeof detail, "sizes %lld vs %lld",
-              (long long) size_of (a.dst), (long long) size_of (b.dst));
+              (long long) cr_file_size (a.dst),
+              (long long) cr_file_size (b.dst));
   else if ((diff = cr_compare_ranges (a.dst, 0, b.dst, 0,
-                                      size_of (a.dst))) >= 0)
+                                      cr_file_size (a.dst))) >= 0)
     snprintf (detail, sizeof detail, "contents differ at %lld",
               (long long) diff);
 
@@ -262,17 +254,7 @@ compare_case (char const *fs, struct test_case const *c)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   dir = cr_make_dir (argv[2], "cr-cmp");
   uint64_t seed = cr_seed ();
   rng = seed;

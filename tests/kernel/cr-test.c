@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -78,6 +79,28 @@ cr_available (char const **why)
       return false;
     }
   return true;
+}
+
+void
+cr_require_copy_range (void)
+{
+  char const *why;
+  if (!cr_available (&why))
+    {
+      printf ("SKIP: %s\n", why);
+      exit (CR_EXIT_SKIP);
+    }
+}
+
+void
+cr_start (int argc, char **argv, char const *operands)
+{
+  if (argc != 3)
+    {
+      fprintf (stderr, "usage: %s %s\n", argv[0], operands);
+      exit (CR_EXIT_ERROR);
+    }
+  cr_require_copy_range ();
 }
 
 _Noreturn void
@@ -349,6 +372,15 @@ cr_compare_sparse (int fd, off_t off, off_t len,
       done += size;
     }
   return -1;
+}
+
+off_t
+cr_file_size (int fd)
+{
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    cr_die ("fstat");
+  return st.st_size;
 }
 
 bool

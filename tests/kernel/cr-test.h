@@ -35,6 +35,14 @@ ssize_t cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
    call; if not, store in *WHY a reason to skip.  */
 bool cr_available (char const **why);
 
+/* The start of a test program's main: check that the command line has
+   the two operands that OPERANDS names (as "FSNAME DIR"), or print a
+   usage message and exit 99; then cr_require_copy_range.  */
+void cr_start (int argc, char **argv, char const *operands);
+
+/* Unless cr_available, print "SKIP: " and the reason, and exit 77.  */
+void cr_require_copy_range (void);
+
 /* Deterministic pseudo-random bytes: a seed from CR_SEED in the
    environment, else from the clock; cr_seed returns it so that a
    failure can be reproduced.  */
@@ -111,6 +119,9 @@ struct cr_island
    blocks.  Same result convention as cr_compare_ranges.  */
 off_t cr_compare_sparse (int fd, off_t off, off_t len,
                          struct cr_island const *islands, size_t n);
+
+/* The size of the file open as FD, or die.  */
+off_t cr_file_size (int fd);
 
 /* Whether LEN bytes of FD at OFF all read as zero.  */
 bool cr_zeros (int fd, off_t off, off_t len);

@@ -280,17 +280,7 @@ multi_gib (void)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   dir = cr_make_dir (argv[2], "cr-data");
   uint64_t seed = cr_seed ();

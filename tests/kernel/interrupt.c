@@ -73,17 +73,7 @@ set_timer (long usec)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   char const *fs = argv[1];
   char *dir = cr_make_dir (argv[2], "cr-intr");
   off_t const size = (256 << 20) + 5 * PAGE + 3;

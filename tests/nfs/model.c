@@ -315,17 +315,7 @@ step (void)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   char const *s = getenv ("CR_SEED");
   seed = s && *s ? cr_seed () : DEFAULT_SEED;

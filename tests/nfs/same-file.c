@@ -92,17 +92,7 @@ copy (char const *what, int in, off_t pos_in, int out, off_t pos_out,
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   char *dir = cr_make_dir (argv[2], "cr-same-file");
   printf ("# %s on %s\n", fs, dir);
