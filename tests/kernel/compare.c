@@ -112,17 +112,6 @@ struct outcome
   int dst;                      /* the destination, for its contents */
 };
 
-static int
-open_at (char const *name, int flags)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, flags, 0644);
-  if (fd < 0)
-    cr_die ("open %s", p);
-  return fd;
-}
-
 /* Run case C with copy_range (USE_CR) or copy_file_range on files whose
    names end in SUFFIX, filled from SRC_DATA and DST_DATA.  */
 static struct outcome
@@ -132,8 +121,8 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
   char src_name[64], dst_name[64];
   snprintf (src_name, sizeof src_name, "src%s", suffix);
   snprintf (dst_name, sizeof dst_name, "dst%s", suffix);
-  int src = open_at (src_name, O_CREAT | O_TRUNC | O_RDWR);
-  int dst = open_at (dst_name, O_CREAT | O_TRUNC | O_RDWR);
+  int src = cr_open_in (dir, src_name, O_CREAT | O_TRUNC | O_RDWR);
+  int dst = cr_open_in (dir, dst_name, O_CREAT | O_TRUNC | O_RDWR);
   cr_pwrite_all (src, src_data, c->src_size, 0);
   cr_pwrite_all (dst, dst_data, c->dst_size, 0);
 
@@ -146,13 +135,13 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
       fd_out = src;
       break;
     case SRC_WRONLY:
-      fd_in = extra = open_at (src_name, O_WRONLY);
+      fd_in = extra = cr_open_in (dir, src_name, O_WRONLY);
       break;
     case DST_RDONLY:
-      fd_out = extra = open_at (dst_name, O_RDONLY);
+      fd_out = extra = cr_open_in (dir, dst_name, O_RDONLY);
       break;
     case DST_APPEND:
-      fd_out = extra = open_at (dst_name, O_WRONLY | O_APPEND);
+      fd_out = extra = cr_open_in (dir, dst_name, O_WRONLY | O_APPEND);
       break;
     case SRC_DIR:
       fd_in = extra = open (dir, O_RDONLY | O_DIRECTORY);

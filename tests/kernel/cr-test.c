@@ -20,6 +20,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,6 +384,33 @@ cr_file_size (int fd)
   return st.st_size;
 }
 
+size_t
+cr_write_islands (int fd, off_t size, off_t first, off_t step, size_t len,
+                  uint64_t *state, struct cr_island **islands)
+{
+  enum { TAIL = 100 };
+  if (ftruncate (fd, size) != 0)
+    cr_die ("ftruncate");
+  size_t n = 1;
+  for (off_t at = first; at + (off_t) len < size - TAIL; at += step)
+    n++;
+  struct cr_island *is = malloc (n * sizeof *is);
+  if (!is)
+    cr_die ("malloc");
+  for (size_t i = 0; i < n; i++)
+    {
+      is[i].at = i < n - 1 ? first + (off_t) i * step : size - TAIL;
+      is[i].len = i < n - 1 ? len : TAIL;
+      is[i].data = malloc (is[i].len);
+      if (!is[i].data)
+        cr_die ("malloc");
+      cr_random_fill (state, is[i].data, is[i].len);
+      cr_pwrite_all (fd, is[i].data, is[i].len, is[i].at);
+    }
+  *islands = is;
+  return n;
+}
+
 bool
 cr_zeros (int fd, off_t off, off_t len)
 {
@@ -401,6 +429,23 @@ cr_zeros (int fd, off_t off, off_t len)
       done += want;
     }
   return true;
+}
+
+int
+cr_open_in (char const *dir, char const *name, int flags)
+{
+  char p[4096];
+  snprintf (p, sizeof p, "%s/%s", dir, name);
+  int fd = open (p, flags, 0644);
+  if (fd < 0)
+    cr_die ("open %s", p);
+  return fd;
+}
+
+int
+cr_create (char const *dir, char const *name)
+{
+  return cr_open_in (dir, name, O_CREAT | O_TRUNC | O_RDWR);
 }
 
 char *

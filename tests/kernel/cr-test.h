@@ -123,8 +123,22 @@ off_t cr_compare_sparse (int fd, off_t off, off_t len,
 /* The size of the file open as FD, or die.  */
 off_t cr_file_size (int fd);
 
+/* Make FD a sparse file of SIZE bytes with random data, drawn from
+   *STATE, in islands: LEN bytes every STEP bytes from FIRST, as many as
+   end at least 100 bytes before SIZE, and the last 100 bytes.  Return how many islands there are, and in *ISLANDS the
+   islands themselves (sorted, allocated), for cr_compare_sparse.  */
+size_t cr_write_islands (int fd, off_t size, off_t first, off_t step,
+                         size_t len, uint64_t *state,
+                         struct cr_island **islands);
+
 /* Whether LEN bytes of FD at OFF all read as zero.  */
 bool cr_zeros (int fd, off_t off, off_t len);
+
+/* Open the file NAME in DIR with FLAGS (mode 0644 where it is created),
+   or die.  cr_create creates it, or empties it, for reading and
+   writing.  */
+int cr_open_in (char const *dir, char const *name, int flags);
+int cr_create (char const *dir, char const *name);
 
 /* Make a fresh directory under BASE for one program's files; die on
    failure.  The caller frees the result after cr_remove_tree, which

@@ -191,29 +191,11 @@ main (int argc, char **argv)
   uint64_t seed = cr_seed (), rng = seed;
   printf ("# %s on %s, seed %#llx\n", fs, dir, (unsigned long long) seed);
 
-  char p[4096];
-  snprintf (p, sizeof p, "%s/src", dir);
-  int src = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  snprintf (p, sizeof p, "%s/dst", dir);
-  int dst = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (src < 0 || dst < 0)
-    cr_die ("create");
-  if (ftruncate (src, size) != 0)
-    cr_die ("ftruncate");
-  enum { STEP = 32 << 20, ISLAND = 2 * PAGE + 11, N = (1 << 30) / STEP + 2 };
-  static unsigned char data[N][ISLAND];
-  static struct cr_island islands[N];
-  size_t n = 0;
-  for (off_t at = 777; at + ISLAND < size - 100 && n < N - 1;
-       at += STEP, n++)
-    islands[n] = (struct cr_island) { at, ISLAND, data[n] };
-  islands[n] = (struct cr_island) { size - 100, 100, data[n] };
-  n++;
-  for (size_t i = 0; i < n; i++)
-    {
-      cr_random_fill (&rng, islands[i].data, islands[i].len);
-      cr_pwrite_all (src, islands[i].data, islands[i].len, islands[i].at);
-    }
+  int src = cr_create (dir, "src");
+  int dst = cr_create (dir, "dst");
+  struct cr_island *islands;
+  size_t n = cr_write_islands (src, size, 777, 32 << 20, 2 * PAGE + 11,
+                               &rng, &islands);
   if (fsync (src) != 0)
     cr_die ("fsync");
 

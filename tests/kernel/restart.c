@@ -328,11 +328,7 @@ main (int argc, char **argv)
   if (stop_flag == MAP_FAILED)
     cr_die ("mmap");
 
-  char p[4096];
-  snprintf (p, sizeof p, "%s/src", dir);
-  int src = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (src < 0)
-    cr_die ("create %s", p);
+  int src = cr_create (dir, "src");
   static unsigned char buf[1 << 20];
   for (off_t at = 0; at < pass_size; at += sizeof buf)
     {
