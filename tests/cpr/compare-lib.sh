@@ -317,6 +317,15 @@ require_root_ ()
   test "$(id -u)" = 0 || skip_ "must be run as root"
 }
 
+# Skip unless the file system here makes a hole of a file grown by
+# truncate.
+require_sparse_files_ ()
+{
+  truncate -s 1M hole-probe || framework_failure_
+  test "$(stat -c %b hole-probe)" -lt 64 || skip_ "no sparse files here"
+  rm -f hole-probe
+}
+
 # Whether --cr-userns works here.
 have_userns_ ()
 {

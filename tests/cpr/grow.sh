@@ -24,9 +24,7 @@ CR_BLOCKS=yes
 # Holes and data are MiBs; ext4 may add an extent-tree block to either.
 CR_BLOCKS_UNIT=2048
 
-truncate -s 1M hole-probe || framework_failure_
-test "$(stat -c %b hole-probe)" -lt 64 || skip_ "no sparse files here"
-rm -f hole-probe
+require_sparse_files_
 
 MiB=1048576
 

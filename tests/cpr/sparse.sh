@@ -12,10 +12,7 @@ fail=0
 
 CR_BLOCKS=yes
 
-# Skip where the file system here cannot make a hole.
-truncate -s 1M hole-probe || framework_failure_
-test "$(stat -c %b hole-probe)" -lt 64 || skip_ "no sparse files here"
-rm -f hole-probe
+require_sparse_files_
 
 setup_tree ()
 {

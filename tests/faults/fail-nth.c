@@ -197,12 +197,7 @@ main (int argc, char **argv)
   dst_name = argv[optind + 1];
   off_t len = atoll (argv[optind + 2]);
 
-  char const *why;
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_require_copy_range ();
   src_fd = open (src_name, O_RDONLY);
   if (src_fd < 0)
     cr_die ("cr-fail-nth: %s", src_name);

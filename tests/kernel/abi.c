@@ -151,15 +151,6 @@ reopen (struct ctx *c, char const *name, int flags)
   return fd;
 }
 
-static off_t
-size_of (int fd)
-{
-  struct stat st;
-  if (fstat (fd, &st) != 0)
-    cr_die ("fstat");
-  return st.st_size;
-}
-
 /* Run ROW in a child process, so that it may change limits, signal
    dispositions and capabilities without affecting the other rows.  */
 static enum result
@@ -235,7 +226,7 @@ row_o_append (struct ctx *c)
   off_t in = 0, out = 0;
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 10), EBADF);
   CHECK_ERRNO (cr_copy_range (src, NULL, dst, NULL, 10), EBADF);
-  CHECK (size_of (dst) == 100, "the O_APPEND destination changed size");
+  CHECK (cr_file_size (dst) == 100, "the O_APPEND destination changed size");
   close (src);
   close (dst);
   return PASS;
@@ -373,7 +364,7 @@ row_count_zero (struct ctx *c)
   int dst = new_file (c, "dst", 10, O_RDWR);
   off_t in = 1, out = 2;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, 0), 0);
-  CHECK (in == 1 && out == 2 && size_of (dst) == 10,
+  CHECK (in == 1 && out == 2 && cr_file_size (dst) == 10,
          "a zero count changed something");
   close (src);
   close (dst);
@@ -393,8 +384,8 @@ row_source_eof (struct ctx *c)
   in = SRC_SIZE + 12345;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, 100), 0);
   CHECK (in == SRC_SIZE + 12345 && out == 5, "a copy of 0 moved offsets");
-  CHECK (size_of (dst) == 5, "the destination has size %lld, not 5",
-         (long long) size_of (dst));
+  CHECK (cr_file_size (dst) == 5, "the destination has size %lld, not 5",
+         (long long) cr_file_size (dst));
   close (src);
   close (dst);
   return PASS;
@@ -562,7 +553,7 @@ row_s_maxbytes (struct ctx *c)
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 10), EFBIG);
   out = max - 5;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, 10), 5);
-  CHECK (out == max && size_of (dst) == max,
+  CHECK (out == max && cr_file_size (dst) == max,
          "the copy did not stop at the maximum size %lld", (long long) max);
   CHECK (xfsz_signals == 0, "SIGXFSZ was sent for s_maxbytes");
   close (src);
@@ -637,7 +628,7 @@ flagged_destination (struct ctx *c, int flag)
   errno = 0;
   ssize_t r = cr_copy_range (src, &in, dst, &out, 10);
   int copy_errno = errno;
-  off_t size = size_of (dst);
+  off_t size = cr_file_size (dst);
   if (set_iflag (dst, flag, false))
     cr_die ("clear the inode flag");
   CHECK (r == -1 && copy_errno == EPERM, "returned %zd (%s), expected EPERM",
@@ -1062,17 +1053,7 @@ int
 main (int argc, char **argv)
 {
   static char const *const label[] = { "PASS", "FAIL", "SKIP" };
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
 
   struct ctx c = { .fs = argv[1] };
   c.dir = cr_make_dir (argv[2], "cr-abi");

@@ -112,17 +112,6 @@ struct outcome
   int dst;                      /* the destination, for its contents */
 };
 
-static int
-open_at (char const *name, int flags)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, flags, 0644);
-  if (fd < 0)
-    cr_die ("open %s", p);
-  return fd;
-}
-
 /* Run case C with copy_range (USE_CR) or copy_file_range on files whose
    names end in SUFFIX, filled from SRC_DATA and DST_DATA.  */
 static struct outcome
@@ -132,8 +121,8 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
   char src_name[64], dst_name[64];
   snprintf (src_name, sizeof src_name, "src%s", suffix);
   snprintf (dst_name, sizeof dst_name, "dst%s", suffix);
-  int src = open_at (src_name, O_CREAT | O_TRUNC | O_RDWR);
-  int dst = open_at (dst_name, O_CREAT | O_TRUNC | O_RDWR);
+  int src = cr_open_in (dir, src_name, O_CREAT | O_TRUNC | O_RDWR);
+  int dst = cr_open_in (dir, dst_name, O_CREAT | O_TRUNC | O_RDWR);
   cr_pwrite_all (src, src_data, c->src_size, 0);
   cr_pwrite_all (dst, dst_data, c->dst_size, 0);
 
@@ -146,13 +135,13 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
       fd_out = src;
       break;
     case SRC_WRONLY:
-      fd_in = extra = open_at (src_name, O_WRONLY);
+      fd_in = extra = cr_open_in (dir, src_name, O_WRONLY);
       break;
     case DST_RDONLY:
-      fd_out = extra = open_at (dst_name, O_RDONLY);
+      fd_out = extra = cr_open_in (dir, dst_name, O_RDONLY);
       break;
     case DST_APPEND:
-      fd_out = extra = open_at (dst_name, O_WRONLY | O_APPEND);
+      fd_out = extra = cr_open_in (dir, dst_name, O_WRONLY | O_APPEND);
       break;
     case SRC_DIR:
       fd_in = extra = open (dir, O_RDONLY | O_DIRECTORY);
@@ -200,15 +189,6 @@ run_case (struct test_case const *c, bool use_cr, char const *suffix,
   return o;
 }
 
-static off_t
-size_of (int fd)
-{
-  struct stat st;
-  if (fstat (fd, &st) != 0)
-    cr_die ("fstat");
-  return st.st_size;
-}
-
 /* Compare the two outcomes of case C; print its line; return true if
    they agree.  */
 static bool
@@ -239,11 +219,12 @@ compare_case (char const *fs, struct test_case const *c)
               "file offsets %lld, %lld vs %lld, %lld",
               (long long) a.pos_in, (long long) a.pos_out,
               (long long) b.pos_in, (long long) b.pos_out);
-  else if (size_of (a.dst) != size_of (b.dst))
+  else if (cr_file_size (a.dst) != cr_file_size (b.dst))
     snprintf (detail, sizeof detail, "sizes %lld vs %lld",
-              (long long) size_of (a.dst), (long long) size_of (b.dst));
+              (long long) cr_file_size (a.dst),
+              (long long) cr_file_size (b.dst));
   else if ((diff = cr_compare_ranges (a.dst, 0, b.dst, 0,
-                                      size_of (a.dst))) >= 0)
+                                      cr_file_size (a.dst))) >= 0)
     snprintf (detail, sizeof detail, "contents differ at %lld",
               (long long) diff);
 
@@ -262,17 +243,7 @@ compare_case (char const *fs, struct test_case const *c)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   dir = cr_make_dir (argv[2], "cr-cmp");
   uint64_t seed = cr_seed ();
   rng = seed;

@@ -20,12 +20,14 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -80,6 +82,28 @@ cr_available (char const **why)
   return true;
 }
 
+void
+cr_require_copy_range (void)
+{
+  char const *why;
+  if (!cr_available (&why))
+    {
+      printf ("SKIP: %s\n", why);
+      exit (CR_EXIT_SKIP);
+    }
+}
+
+void
+cr_start (int argc, char **argv, char const *operands)
+{
+  if (argc != 3)
+    {
+      fprintf (stderr, "usage: %s %s\n", argv[0], operands);
+      exit (CR_EXIT_ERROR);
+    }
+  cr_require_copy_range ();
+}
+
 _Noreturn void
 cr_die (char const *fmt, ...)
 {
@@ -128,6 +152,108 @@ cr_random_fill (uint64_t *state, void *buf, size_t len)
       p += n;
       len -= n;
     }
+}
+
+uint64_t
+cr_random_below (uint64_t *state, uint64_t n)
+{
+  return n ? cr_random (state) % n : 0;
+}
+
+enum { PAGE = 4096 };
+
+size_t
+cr_pick_len (uint64_t *state, size_t max, size_t unit)
+{
+  size_t len;
+  switch (cr_random_below (state, 8))
+    {
+    case 0:
+      len = 1 + cr_random_below (state, 16);
+      break;
+    case 1: case 2:
+      len = 1 + cr_random_below (state, PAGE);
+      break;
+    case 3: case 4: case 5:
+      len = 1 + cr_random_below (state, max < 65536 ? max : 65536);
+      break;
+    default:
+      len = 1 + cr_random_below (state, max);
+      break;
+    }
+  if (cr_random_below (state, 4) == 0)
+    len = (len + PAGE - 1) / PAGE * PAGE;
+  len = (len + unit - 1) / unit * unit;
+  return len < max ? len : max;
+}
+
+off_t
+cr_pick_off (uint64_t *state, off_t limit, off_t unit)
+{
+  if (limit <= 0)
+    return 0;
+  off_t off = cr_random_below (state, limit);
+  if (cr_random_below (state, 4) == 0)
+    off -= off % PAGE;
+  return off - off % unit;
+}
+
+void
+cr_model_set_size (unsigned char *data, off_t *size, off_t new_size)
+{
+  if (new_size < *size)
+    memset (data + new_size, 0, *size - new_size);
+  *size = new_size;
+}
+
+void
+cr_model_copy (struct cr_model_hooks const *h,
+               int in_fd, off_t in_off, bool null_in,
+               int out_fd, off_t out_off, bool null_out,
+               size_t len, off_t want)
+{
+  if (null_in && lseek (in_fd, in_off, SEEK_SET) != in_off)
+    cr_die ("lseek");
+  if (null_out && lseek (out_fd, out_off, SEEK_SET) != out_off)
+    cr_die ("lseek");
+  /* Across two files, a copy that the source's end cut short is followed
+     by one more call, which must find that end and return 0.  Within one
+     file the copy may itself have moved the end, so there is none.  The
+     loop ends at a call that returns 0, or when WANT bytes are done and
+     no such call is due.  */
+  bool one_more = want < (off_t) len && in_fd != out_fd;
+  off_t pin = in_off, pout = out_off, done = 0;
+  for (long calls = 1; done < want || one_more; calls++)
+    {
+      off_t before_in = pin, before_out = pout;
+      ssize_t r = h->call (in_fd, null_in ? NULL : &pin,
+                           out_fd, null_out ? NULL : &pout,
+                           len - done);
+      int e = errno;
+      h->note ("%s%zd", calls == 1 ? "; returned " : ", ", r);
+      if (r < 0)
+        h->fail ("%s failed after %lld of %lld bytes: %s", h->name,
+                 (long long) done, (long long) want, strerror (e));
+      if (null_in)
+        pin = lseek (in_fd, 0, SEEK_CUR);
+      if (null_out)
+        pout = lseek (out_fd, 0, SEEK_CUR);
+      if (pin != before_in + r || pout != before_out + r)
+        h->fail ("%s returned %zd, but the offsets moved by %lld and %lld",
+                 h->name, r, (long long) (pin - before_in),
+                 (long long) (pout - before_out));
+      if (r == 0)
+        break;
+      done += r;
+      if (done > want)
+        h->fail ("%s copied %lld bytes in all, the model %lld", h->name,
+                 (long long) done, (long long) want);
+      if (calls == 10000)
+        h->fail ("%s: no end after %ld calls", h->name, calls);
+    }
+  if (done != want)
+    h->fail ("%s returned 0 after %lld bytes, %lld before the source's end",
+             h->name, (long long) done, (long long) want);
 }
 
 void
@@ -249,6 +375,42 @@ cr_compare_sparse (int fd, off_t off, off_t len,
   return -1;
 }
 
+off_t
+cr_file_size (int fd)
+{
+  struct stat st;
+  if (fstat (fd, &st) != 0)
+    cr_die ("fstat");
+  return st.st_size;
+}
+
+size_t
+cr_write_islands (int fd, off_t size, off_t first, off_t step, size_t len,
+                  uint64_t *state, struct cr_island **islands)
+{
+  enum { TAIL = 100 };
+  if (ftruncate (fd, size) != 0)
+    cr_die ("ftruncate");
+  size_t n = 1;
+  for (off_t at = first; at + (off_t) len < size - TAIL; at += step)
+    n++;
+  struct cr_island *is = malloc (n * sizeof *is);
+  if (!is)
+    cr_die ("malloc");
+  for (size_t i = 0; i < n; i++)
+    {
+      is[i].at = i < n - 1 ? first + (off_t) i * step : size - TAIL;
+      is[i].len = i < n - 1 ? len : TAIL;
+      is[i].data = malloc (is[i].len);
+      if (!is[i].data)
+        cr_die ("malloc");
+      cr_random_fill (state, is[i].data, is[i].len);
+      cr_pwrite_all (fd, is[i].data, is[i].len, is[i].at);
+    }
+  *islands = is;
+  return n;
+}
+
 bool
 cr_zeros (int fd, off_t off, off_t len)
 {
@@ -267,6 +429,23 @@ cr_zeros (int fd, off_t off, off_t len)
       done += want;
     }
   return true;
+}
+
+int
+cr_open_in (char const *dir, char const *name, int flags)
+{
+  char p[4096];
+  snprintf (p, sizeof p, "%s/%s", dir, name);
+  int fd = open (p, flags, 0644);
+  if (fd < 0)
+    cr_die ("open %s", p);
+  return fd;
+}
+
+int
+cr_create (char const *dir, char const *name)
+{
+  return cr_open_in (dir, name, O_CREAT | O_TRUNC | O_RDWR);
 }
 
 char *

@@ -49,17 +49,6 @@ report (bool ok, char const *what, char const *detail)
   failures += !ok;
 }
 
-static int
-create (char const *name)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (fd < 0)
-    cr_die ("create %s", p);
-  return fd;
-}
-
 /* Copy SIZE bytes at IN of a random source to OUT of a destination that
    held DST_SIZE random bytes; compare the whole destination with what
    it must hold.  Return NULL if right, else a description.  */
@@ -74,7 +63,7 @@ one_case (int src, unsigned char const *src_buf, off_t in, size_t size,
   if (!want)
     cr_die ("calloc");
   cr_random_fill (&rng, want, dst_size);
-  int dst = create ("dst");
+  int dst = cr_create (dir, "dst");
   cr_pwrite_all (dst, want, dst_size, 0);
   memcpy (want + out, src_buf + in, size);
 
@@ -145,7 +134,7 @@ sparse_source (off_t size)
   static off_t const at[N_ISLANDS] = { 0, 2 * ISLAND - 1, (1 << 30) - 7,
                                        (1LL << 31) - 100, -5000 };
   static unsigned char data[N_ISLANDS][ISLAND];
-  int fd = create ("big-src");
+  int fd = cr_create (dir, "big-src");
   if (ftruncate (fd, size) != 0)
     cr_die ("ftruncate");
   for (size_t i = 0; i < N_ISLANDS; i++)
@@ -218,7 +207,7 @@ multi_gib (void)
       return;
     }
   int src = sparse_source (size);
-  int dst = create ("big-dst");
+  int dst = cr_create (dir, "big-dst");
   off_t in = 0, out = out0;
   char detail[256] = "";
   for (int p = 0; p < N_PARTS && !detail[0]; p++)
@@ -280,17 +269,7 @@ multi_gib (void)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   dir = cr_make_dir (argv[2], "cr-data");
   uint64_t seed = cr_seed ();
@@ -302,7 +281,7 @@ main (int argc, char **argv)
   enum { SRC_SIZE = 2 * PAGE + 3 * PAGE + 17 };
   static unsigned char src_buf[SRC_SIZE];
   cr_random_fill (&rng, src_buf, SRC_SIZE);
-  int src = create ("src");
+  int src = cr_create (dir, "src");
   cr_pwrite_all (src, src_buf, SRC_SIZE, 0);
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
     edge_cases (src, src_buf, sizes[i]);

@@ -61,17 +61,6 @@ enum { RACE_SECONDS = 8, SAME_FILE_SECONDS = 60 };
 static char const *fs;
 static uint64_t seed;
 
-static int
-open_in (char const *dir, char const *name, int flags)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, flags, 0644);
-  if (fd < 0)
-    cr_die ("open %s", p);
-  return fd;
-}
-
 /* Fill LEN bytes of FD from offset 0 with words that name their offset.  */
 static void
 write_positions (int fd, off_t len)
@@ -129,8 +118,8 @@ work (void *arg)
 static int
 race_round (char const *dir, int round, char *detail, size_t size)
 {
-  int in = open_in (dir, "src", O_RDONLY);
-  int out = open_in (dir, "dst", O_WRONLY | O_CREAT | O_TRUNC);
+  int in = cr_open_in (dir, "src", O_RDONLY);
+  int out = cr_open_in (dir, "dst", O_WRONLY | O_CREAT | O_TRUNC);
   struct worker w[THREADS];
   long long total = 0;
   long calls = 0;
@@ -188,7 +177,7 @@ race_round (char const *dir, int round, char *detail, size_t size)
                 round, (long long) st.st_size, (long long) race_size);
       goto done;
     }
-  int check = open_in (dir, "dst", O_RDONLY);
+  int check = cr_open_in (dir, "dst", O_RDONLY);
   off_t diff = cr_compare_ranges (in, 0, check, 0, race_size);
   close (check);
   if (diff >= 0)
@@ -211,7 +200,7 @@ static int
 race (char const *dir)
 {
   char detail[256] = "";
-  int src = open_in (dir, "src", O_WRONLY | O_CREAT | O_TRUNC);
+  int src = cr_open_in (dir, "src", O_WRONLY | O_CREAT | O_TRUNC);
   write_positions (src, race_size);
   if (fsync (src) != 0)
     cr_die ("fsync src");
@@ -241,7 +230,7 @@ enum { HALF = (1 << 20) + 777 };
 static int
 same_file_child (char const *dir)
 {
-  int fd = open_in (dir, "one", O_RDWR | O_CREAT | O_TRUNC);
+  int fd = cr_open_in (dir, "one", O_RDWR | O_CREAT | O_TRUNC);
   int fd2 = dup (fd);
   if (fd2 < 0)
     cr_die ("dup");
@@ -373,17 +362,7 @@ same_file (char const *dir)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   seed = cr_seed ();
   char *dir = cr_make_dir (argv[2], "cr-fpos");

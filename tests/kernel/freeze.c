@@ -178,29 +178,10 @@ copier (int src, int dst, off_t size, struct shared *sh)
   sh->done = 1;
 }
 
-static off_t
-file_size (int fd)
-{
-  struct stat st;
-  if (fstat (fd, &st) != 0)
-    cr_die ("fstat");
-  return st.st_size;
-}
-
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME MOUNTPOINT\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME MOUNTPOINT");
   char const *fs = argv[1];
   mnt_fd = open (argv[2], O_RDONLY | O_DIRECTORY);
   if (mnt_fd < 0)
@@ -210,29 +191,11 @@ main (int argc, char **argv)
   uint64_t seed = cr_seed (), rng = seed;
   printf ("# %s on %s, seed %#llx\n", fs, dir, (unsigned long long) seed);
 
-  char p[4096];
-  snprintf (p, sizeof p, "%s/src", dir);
-  int src = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  snprintf (p, sizeof p, "%s/dst", dir);
-  int dst = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (src < 0 || dst < 0)
-    cr_die ("create");
-  if (ftruncate (src, size) != 0)
-    cr_die ("ftruncate");
-  enum { STEP = 32 << 20, ISLAND = 2 * PAGE + 11, N = (1 << 30) / STEP + 2 };
-  static unsigned char data[N][ISLAND];
-  static struct cr_island islands[N];
-  size_t n = 0;
-  for (off_t at = 777; at + ISLAND < size - 100 && n < N - 1;
-       at += STEP, n++)
-    islands[n] = (struct cr_island) { at, ISLAND, data[n] };
-  islands[n] = (struct cr_island) { size - 100, 100, data[n] };
-  n++;
-  for (size_t i = 0; i < n; i++)
-    {
-      cr_random_fill (&rng, islands[i].data, islands[i].len);
-      cr_pwrite_all (src, islands[i].data, islands[i].len, islands[i].at);
-    }
+  int src = cr_create (dir, "src");
+  int dst = cr_create (dir, "dst");
+  struct cr_island *islands;
+  size_t n = cr_write_islands (src, size, 777, 32 << 20, 2 * PAGE + 11,
+                               &rng, &islands);
   if (fsync (src) != 0)
     cr_die ("fsync");
 
@@ -262,10 +225,10 @@ main (int argc, char **argv)
 
   char detail[512] = "";
   /* Under way: the copy has written something, then 0.3 s more.  */
-  while (!sh->done && file_size (dst) < (8 << 20))
+  while (!sh->done && cr_file_size (dst) < (8 << 20))
     sleep_for (0.01);
   sleep_for (0.3);
-  off_t before = file_size (dst);
+  off_t before = cr_file_size (dst);
   double t0 = now ();
   if (ioctl (mnt_fd, FIFREEZE, 0) != 0)
     {
@@ -279,9 +242,9 @@ main (int argc, char **argv)
   frozen = 1;
   double t1 = now ();
   int done_at_freeze = sh->done;
-  off_t at_freeze = file_size (dst);
+  off_t at_freeze = cr_file_size (dst);
   sleep_for (1);
-  off_t after_pause = file_size (dst);
+  off_t after_pause = cr_file_size (dst);
   int done_after_pause = sh->done;
   if (ioctl (mnt_fd, FITHAW, 0) != 0)
     cr_die ("FITHAW %s", argv[2]);
@@ -329,9 +292,9 @@ main (int argc, char **argv)
   if (!detail[0])
     {
       off_t diff;
-      if (file_size (dst) != size)
+      if (cr_file_size (dst) != size)
         snprintf (detail, sizeof detail, "size %lld, expected %lld",
-                  (long long) file_size (dst), (long long) size);
+                  (long long) cr_file_size (dst), (long long) size);
       else if ((diff = cr_compare_sparse (dst, 0, size, islands, n)) >= 0)
         snprintf (detail, sizeof detail, "first wrong byte at %lld",
                   (long long) diff);

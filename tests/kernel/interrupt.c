@@ -51,17 +51,6 @@ on_alarm (int sig)
   alarms++;
 }
 
-static int
-create (char const *dir, char const *name)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (fd < 0)
-    cr_die ("create %s", p);
-  return fd;
-}
-
 static void
 set_timer (long usec)
 {
@@ -73,17 +62,7 @@ set_timer (long usec)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   char const *fs = argv[1];
   char *dir = cr_make_dir (argv[2], "cr-intr");
   off_t const size = (256 << 20) + 5 * PAGE + 3;
@@ -103,24 +82,11 @@ main (int argc, char **argv)
      the copy has something to get wrong.  */
   uint64_t seed = cr_seed (), rng = seed;
   printf ("# %s on %s, seed %#llx\n", fs, dir, (unsigned long long) seed);
-  int src = create (dir, "src");
-  int dst = create (dir, "dst");
-  if (ftruncate (src, size) != 0)
-    cr_die ("ftruncate");
-  enum { STEP = 8 << 20, ISLAND = 3 * PAGE, N = (256 << 20) / STEP + 2 };
-  static unsigned char data[N][ISLAND];
-  static struct cr_island islands[N];
-  size_t n = 0;
-  for (off_t at = 12345; at + ISLAND < size - 100 && n < N - 1;
-       at += STEP, n++)
-    islands[n] = (struct cr_island) { at, ISLAND, data[n] };
-  islands[n] = (struct cr_island) { size - 100, 100, data[n] };
-  n++;
-  for (size_t i = 0; i < n; i++)
-    {
-      cr_random_fill (&rng, islands[i].data, islands[i].len);
-      cr_pwrite_all (src, islands[i].data, islands[i].len, islands[i].at);
-    }
+  int src = cr_create (dir, "src");
+  int dst = cr_create (dir, "dst");
+  struct cr_island *islands;
+  size_t n = cr_write_islands (src, size, 12345, 8 << 20, 3 * PAGE, &rng,
+                               &islands);
 
   struct sigaction sa = { .sa_handler = on_alarm };
   sigemptyset (&sa.sa_mask);

@@ -317,17 +317,7 @@ run_case (char const *fs, char const *dir, int src, enum mode mode,
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   char const *fs = argv[1];
   char *dir = cr_make_dir (argv[2], "cr-restart");
   uint64_t seed = cr_seed (), rng = seed;
@@ -338,11 +328,7 @@ main (int argc, char **argv)
   if (stop_flag == MAP_FAILED)
     cr_die ("mmap");
 
-  char p[4096];
-  snprintf (p, sizeof p, "%s/src", dir);
-  int src = open (p, O_CREAT | O_TRUNC | O_RDWR, 0644);
-  if (src < 0)
-    cr_die ("create %s", p);
+  int src = cr_create (dir, "src");
   static unsigned char buf[1 << 20];
   for (off_t at = 0; at < pass_size; at += sizeof buf)
     {

@@ -83,6 +83,11 @@ static void log_op (char const *fmt, ...)
 static void log_more (char const *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
 
+/* How cr_model_copy copies and reports.  */
+static struct cr_model_hooks const hooks =
+  { .call = cr_copy_range, .name = "copy_range", .note = log_more,
+    .fail = mismatch };
+
 static _Noreturn void
 mismatch (char const *fmt, ...)
 {
@@ -131,39 +136,17 @@ log_more (char const *fmt, ...)
   oplog[op] = p;
 }
 
+/* The sequence's random choices (cr-test.h).  */
 static uint64_t
 rnd (uint64_t n)
 {
-  return n ? cr_random (&rng) % n : 0;
+  return cr_random_below (&rng, n);
 }
 
-/* A length from 1 to MAX_LEN, mostly small, sometimes a page multiple.  */
-static size_t
-pick_len (void)
-{
-  size_t len;
-  switch (rnd (8))
-    {
-    case 0: len = 1 + rnd (16); break;
-    case 1: case 2: len = 1 + rnd (4096); break;
-    case 3: case 4: case 5: len = 1 + rnd (64 << 10); break;
-    default: len = 1 + rnd (MAX_LEN); break;
-    }
-  if (rnd (4) == 0)
-    len = (len + 4095) & ~(size_t) 4095;
-  return len < MAX_LEN ? len : MAX_LEN;
-}
-
-/* An offset below LIMIT, sometimes page-aligned.  */
 static off_t
 pick_off (off_t limit)
 {
-  if (limit <= 0)
-    return 0;
-  off_t off = rnd (limit);
-  if (rnd (4) == 0)
-    off &= ~(off_t) 4095;
-  return off;
+  return cr_pick_off (&rng, limit, 1);
 }
 
 /* ---- Checking the files against the model --------------------------- */
@@ -206,18 +189,10 @@ check_file (struct mfile *f)
 /* ---- The operations -------------------------------------------------- */
 
 static void
-set_size (struct mfile *f, off_t size)
-{
-  if (size < f->size)
-    memset (f->data + size, 0, f->size - size);
-  f->size = size;
-}
-
-static void
 op_pwrite (struct mfile *f, bool past_eof)
 {
   static unsigned char buf[MAX_LEN];
-  size_t len = pick_len ();
+  size_t len = cr_pick_len (&rng, MAX_LEN, 1);
   off_t off;
   if (past_eof && f->size + 1 < MAX_SIZE - (off_t) len)
     off = f->size + 1 + pick_off (MAX_SIZE - len - f->size - 1);
@@ -248,7 +223,7 @@ op_truncate (struct mfile *f, bool up)
           (long long) size);
   if (ftruncate (f->fd, size) != 0)
     mismatch ("ftruncate failed: %s", strerror (errno));
-  set_size (f, size);
+  cr_model_set_size (f->data, &f->size, size);
 }
 
 static void
@@ -264,7 +239,7 @@ op_fstat (struct mfile *f)
 }
 
 /* Copy LEN bytes from IN at IN_OFF to OUT at OUT_OFF, each offset through
-   the file position if its NULL_* is set.  */
+   the file position if its NULL_* is set, and check the copy.  */
 static void
 do_copy (struct mfile *in, off_t in_off, bool null_in,
          struct mfile *out, off_t out_off, bool null_out, size_t len)
@@ -277,52 +252,8 @@ do_copy (struct mfile *in, off_t in_off, bool null_in,
           null_in ? " (NULL)" : "", out->name, (long long) out_off,
           null_out ? " (NULL)" : "", len, (long long) in->size,
           (long long) out->size, (long long) n);
-  if (null_in && lseek (in->fd, in_off, SEEK_SET) != in_off)
-    cr_die ("lseek %c", in->name);
-  if (null_out && lseek (out->fd, out_off, SEEK_SET) != out_off)
-    cr_die ("lseek %c", out->name);
-
-  off_t pin = in_off, pout = out_off, done = 0;
-  long calls = 0;
-  /* Across files, a copy that the source's end cuts short is followed by
-     a call that must return 0.  Within one file that call would see the
-     size the copy itself may have grown, so there is none.  */
-  for (;;)
-    {
-      if (done == n && (n == (off_t) len || in == out))
-        break;
-      off_t before_in = pin, before_out = pout;
-      errno = 0;
-      ssize_t r = cr_copy_range (in->fd, null_in ? NULL : &pin,
-                                 out->fd, null_out ? NULL : &pout,
-                                 len - done);
-      int e = errno;
-      calls++;
-      log_more ("%s%zd", calls == 1 ? "; returned " : ", ", r);
-      if (r < 0)
-        mismatch ("copy_range failed after %lld of %lld bytes: %s",
-                  (long long) done, (long long) n, strerror (e));
-      if (null_in)
-        pin = lseek (in->fd, 0, SEEK_CUR);
-      if (null_out)
-        pout = lseek (out->fd, 0, SEEK_CUR);
-      if (pin != before_in + r || pout != before_out + r)
-        mismatch ("copy_range returned %zd but the offsets moved by %lld"
-                  " and %lld", r, (long long) (pin - before_in),
-                  (long long) (pout - before_out));
-      if (r == 0)
-        break;
-      done += r;
-      if (done > n)
-        mismatch ("copy_range copied %lld bytes, the model %lld",
-                  (long long) done, (long long) n);
-      if (calls > 1000)
-        mismatch ("no end after %ld calls", calls);
-    }
-  if (done != n)
-    mismatch ("copy_range copied %lld bytes, then returned 0; the model"
-              " %lld", (long long) done, (long long) n);
-
+  cr_model_copy (&hooks, in->fd, in_off, null_in, out->fd, out_off, null_out,
+                 len, n);
   memmove (out->data + out_off, in->data + in_off, n);
   if (n && out_off + n > out->size)
     out->size = out_off + n;
@@ -333,7 +264,7 @@ op_copy (bool same)
 {
   struct mfile *in = &files[rnd (2)];
   struct mfile *out = same ? in : &files[in == &files[0]];
-  size_t len = pick_len ();
+  size_t len = cr_pick_len (&rng, MAX_LEN, 1);
   off_t in_off = (in->size && rnd (8)
                   ? pick_off (in->size) : pick_off (MAX_SIZE - 1));
   off_t out_off = pick_off (MAX_SIZE - len);
@@ -384,17 +315,7 @@ step (void)
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   char const *s = getenv ("CR_SEED");
   seed = s && *s ? cr_seed () : DEFAULT_SEED;

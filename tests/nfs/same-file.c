@@ -50,17 +50,6 @@ enum
 
 static char const *fs;
 
-static int
-open_in (char const *dir, char const *name)
-{
-  char p[4096];
-  snprintf (p, sizeof p, "%s/%s", dir, name);
-  int fd = open (p, O_RDWR | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    cr_die ("open %s", p);
-  return fd;
-}
-
 /* Copy LEN bytes with copy_range, looping over short results.  Return
    the bytes copied; on an error or an early 0, print why and set *BAD.  */
 static off_t
@@ -92,17 +81,7 @@ copy (char const *what, int in, off_t pos_in, int out, off_t pos_out,
 int
 main (int argc, char **argv)
 {
-  char const *why;
-  if (argc != 3)
-    {
-      fprintf (stderr, "usage: %s FSNAME DIR\n", argv[0]);
-      return CR_EXIT_ERROR;
-    }
-  if (!cr_available (&why))
-    {
-      printf ("SKIP: %s\n", why);
-      return CR_EXIT_SKIP;
-    }
+  cr_start (argc, argv, "FSNAME DIR");
   fs = argv[1];
   char *dir = cr_make_dir (argv[2], "cr-same-file");
   printf ("# %s on %s\n", fs, dir);
@@ -110,8 +89,8 @@ main (int argc, char **argv)
   static unsigned char data[FIRST_SIZE];
   uint64_t rng = 0x5a3e;
   cr_random_fill (&rng, data, sizeof data);
-  int a = open_in (dir, "A");
-  int b = open_in (dir, "B");
+  int a = cr_create (dir, "A");
+  int b = cr_create (dir, "B");
   cr_pwrite_all (a, data, sizeof data, 0);
   if (ftruncate (a, TRUNCATED) != 0)
     cr_die ("ftruncate A");

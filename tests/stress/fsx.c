@@ -277,7 +277,7 @@ fail (char const *fmt, ...)
 static uint64_t
 rnd (uint64_t n)
 {
-  return n ? cr_random (&rng) % n : 0;
+  return cr_random_below (&rng, n);
 }
 
 /* A well-mixed function of X (the finalizer of splitmix64).  */
@@ -306,42 +306,17 @@ round_up (off_t x, off_t to)
   return (x + to - 1) / to * to;
 }
 
-/* A length from 1 to MAX_LEN: mostly small, sometimes whole pages.  */
+/* A length from 1 to MAX_LEN, and an offset below LIMIT (cr-test.h).  */
 static size_t
 pick_len (void)
 {
-  size_t len;
-  switch (rnd (8))
-    {
-    case 0:
-      len = 1 + rnd (16);
-      break;
-    case 1: case 2:
-      len = 1 + rnd (BS);
-      break;
-    case 3: case 4: case 5:
-      len = 1 + rnd (max_len < 65536 ? max_len : 65536);
-      break;
-    default:
-      len = 1 + rnd (max_len);
-      break;
-    }
-  if (rnd (4) == 0)
-    len = round_up (len, BS);
-  len = round_up (len, unit ());
-  return len < max_len ? len : max_len;
+  return cr_pick_len (&rng, max_len, unit ());
 }
 
-/* An offset in [0, LIMIT), sometimes page-aligned.  */
 static off_t
 pick_off (off_t limit)
 {
-  if (limit <= 0)
-    return 0;
-  off_t off = rnd (limit);
-  if (rnd (4) == 0)
-    off -= off % BS;
-  return off - off % unit ();
+  return cr_pick_off (&rng, limit, unit ());
 }
 
 static struct sfile *
@@ -381,6 +356,10 @@ copy_name (void)
 {
   return use_cfr ? "copy_file_range" : "copy_range";
 }
+
+/* How cr_model_copy copies and reports; main sets the name.  */
+static struct cr_model_hooks hooks =
+  { .call = call_copy, .note = log_more, .fail = fail };
 
 /* Read up to LEN bytes of FD at OFF into BUF, stopping only at the end of
    the file; return the count.  */
@@ -425,6 +404,17 @@ close_file (struct sfile *f)
   if (close (f->fd) != 0)
     fail ("close file %d: %s", f->id, strerror (errno));
   f->fd = -1;
+}
+
+/* Close and reopen every file.  */
+static void
+reopen_all (void)
+{
+  for (int i = 0; i < nfiles; i++)
+    {
+      close_file (&files[i]);
+      open_file (&files[i], 0);
+    }
 }
 
 /* Drop the clean pages of the page cache, where allowed.  */
@@ -499,12 +489,27 @@ check_whole (struct sfile *f, bool dont_sync)
           f->id, (long long) f->size);
 }
 
-static void
-set_size (struct sfile *f, off_t size)
+/* ---- The operations --------------------------------------------------- */
+
+/* Each run draws its operations from a table of them (see step), whose
+   entries give a function some of these flags.  Functions named op_*
+   serve both kinds of run; model_* and multi_* the one kind.  */
+enum
 {
-  if (size < f->size)
-    memset (f->data + size, 0, f->size - size);
-  f->size = size;
+  SAME_FILE = 1,                /* copy within one file */
+  AT_POS = 2,                   /* write(2) at the file position */
+  PAST_EOF = 4,                 /* write starting past the end of file */
+  GROW = 8,                     /* ftruncate to a larger size */
+  MAYBE_MSYNC = 16,             /* mapped write: msync at times */
+  MAYBE_DATASYNC = 32           /* fdatasync at times, not fsync */
+};
+
+/* The size an operation's choices start from: the model's, or in a
+   multi-process run the file's as it is now.  */
+static off_t
+current_size (struct sfile *f)
+{
+  return nprocs > 1 ? size_of (f->fd, true) : f->size;
 }
 
 /* ---- The model run: the operations ------------------------------------ */
@@ -522,139 +527,23 @@ model_copy (struct sfile *in, off_t in_off, bool null_in,
           null_in ? " (NULL)" : "", out->id, (long long) out_off,
           null_out ? " (NULL)" : "", len, (long long) in->size,
           (long long) out->size, (long long) want);
-  if (null_in && lseek (in->fd, in_off, SEEK_SET) != in_off)
-    cr_die ("lseek");
-  if (null_out && lseek (out->fd, out_off, SEEK_SET) != out_off)
-    cr_die ("lseek");
-
-  off_t pin = in_off, pout = out_off, done = 0;
-  int calls = 0;
-  bool last_call = false;
-  for (;;)
-    {
-      /* Across two files, a copy the source's end cut short is followed
-         by one more call, which must return 0.  Within one file the copy
-         may itself have moved the end, so there is none.  */
-      if (done == want)
-        {
-          if (want == (off_t) len || in == out || last_call)
-            break;
-          last_call = true;
-        }
-      off_t before_in = pin, before_out = pout;
-      ssize_t r = call_copy (in->fd, null_in ? NULL : &pin,
-                             out->fd, null_out ? NULL : &pout, len - done);
-      int e = errno;
-      calls++;
-      log_more ("%s%zd", calls == 1 ? "; returned " : ", ", r);
-      if (r < 0)
-        fail ("%s failed after %lld of %lld bytes: %s", copy_name (),
-              (long long) done, (long long) want, strerror (e));
-      if (null_in)
-        pin = lseek (in->fd, 0, SEEK_CUR);
-      if (null_out)
-        pout = lseek (out->fd, 0, SEEK_CUR);
-      if (pin != before_in + r || pout != before_out + r)
-        fail ("%s returned %zd, but the offsets moved by %lld and %lld",
-              copy_name (), r, (long long) (pin - before_in),
-              (long long) (pout - before_out));
-      if (r == 0)
-        break;
-      if (done + r > want)
-        fail ("%s copied %lld bytes in all, the model %lld", copy_name (),
-              (long long) (done + r), (long long) want);
-      /* Apply exactly what the call reports done.  */
-      memmove (out->data + out_off + done, in->data + in_off + done, r);
-      done += r;
-      if (out_off + done > out->size)
-        out->size = out_off + done;
-      if (calls > 10000)
-        fail ("%s: no end after %d calls", copy_name (), calls);
-    }
-  if (done != want)
-    fail ("%s returned 0 after %lld bytes, %lld before the source's end",
-          copy_name (), (long long) done, (long long) want);
-  check_range (out, out_off - MARGIN, out_off + done + MARGIN, true);
+  cr_model_copy (&hooks, in->fd, in_off, null_in, out->fd, out_off, null_out,
+                 len, want);
+  /* Apply exactly what the calls reported done.  */
+  memmove (out->data + out_off, in->data + in_off, want);
+  if (want && out_off + want > out->size)
+    out->size = out_off + want;
+  check_range (out, out_off - MARGIN, out_off + want + MARGIN, true);
   if (in == out)
-    check_range (in, in_off, in_off + done, true);
+    check_range (in, in_off, in_off + want, true);
 }
 
 static void
-op_copy (bool same)
-{
-  struct sfile *in = pick_file ();
-  struct sfile *out = same ? in : other_file (in);
-  size_t len = pick_len ();
-  off_t in_off = (in->size && rnd (8)
-                  ? pick_off (in->size) : pick_off (max_size));
-  off_t out_off = pick_off (max_size - len + 1);
-  bool null_in = rnd (3) == 0, null_out = rnd (3) == 0;
-  if (in == out)
-    {
-      /* Not overlapping; not both NULL, which would be one position.  */
-      for (int tries = 0; overlap (in_off, out_off, len); tries++)
-        {
-          if (tries == 20)
-            {
-              log_op ("%s within file %d: no room for %zu bytes",
-                      copy_name (), in->id, len);
-              return;
-            }
-          out_off = pick_off (max_size - len + 1);
-        }
-      if (null_in && null_out)
-        null_out = false;
-    }
-  model_copy (in, in_off, null_in, out, out_off, null_out, len);
-}
-
-static void
-model_write (struct sfile *f, off_t off, size_t len, bool at_pos)
-{
-  cr_random_fill (&rng, wbuf, len);
-  log_op ("%s %d@%lld len %zu (size %lld)", at_pos ? "write" : "pwrite",
-          f->id, (long long) off, len, (long long) f->size);
-  ssize_t n;
-  if (at_pos)
-    {
-      if (lseek (f->fd, off, SEEK_SET) != off)
-        cr_die ("lseek");
-      n = write (f->fd, wbuf, len);
-    }
-  else
-    n = pwrite (f->fd, wbuf, len, off);
-  if (n != (ssize_t) len)
-    fail ("%s returned %zd (%s), not %zu", at_pos ? "write" : "pwrite", n,
-          n < 0 ? strerror (errno) : "short", len);
-  if (at_pos && lseek (f->fd, 0, SEEK_CUR) != off + (off_t) len)
-    fail ("write left the file position at %lld, not %lld",
-          (long long) lseek (f->fd, 0, SEEK_CUR),
-          (long long) (off + len));
-  memcpy (f->data + off, wbuf, len);
-  if (off + (off_t) len > f->size)
-    f->size = off + len;
-}
-
-static void
-op_write (bool at_pos, bool past_eof)
-{
-  struct sfile *f = pick_file ();
-  size_t len = pick_len ();
-  off_t room = max_size - len;
-  off_t off;
-  if (past_eof && f->size + 1 <= room)
-    off = f->size + 1 + pick_off (room - f->size);
-  else
-    off = pick_off ((f->size < room ? f->size : room) + 1);
-  model_write (f, off, len, at_pos);
-}
-
-static void
-op_truncate (bool up)
+model_truncate (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t size;
-  if (up && f->size < max_size)
+  if (how & GROW && f->size < max_size)
     size = f->size + 1 + pick_off (max_size - f->size);
   else
     size = pick_off (f->size + 1);
@@ -662,11 +551,11 @@ op_truncate (bool up)
           (long long) size);
   if (ftruncate (f->fd, size) != 0)
     fail ("ftruncate: %s", strerror (errno));
-  set_size (f, size);
+  cr_model_set_size (f->data, &f->size, size);
 }
 
 static void
-op_punch (void)
+model_punch (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t off = pick_off (f->size + BS < max_size ? f->size + BS : max_size);
@@ -698,37 +587,6 @@ op_punch (void)
   check_range (f, off - MARGIN, off + len + MARGIN, true);
 }
 
-static void
-op_mmap (void)
-{
-  struct sfile *f = pick_file ();
-  if (f->size == 0)
-    {
-      op_write (false, false);
-      return;
-    }
-  off_t off = pick_off (f->size);
-  size_t len = pick_len ();
-  if (off + (off_t) len > f->size)
-    len = f->size - off;
-  bool sync = rnd (4) == 0;
-  cr_random_fill (&rng, wbuf, len);
-  log_op ("mmap write %d@%lld len %zu (size %lld)%s", f->id,
-          (long long) off, len, (long long) f->size, sync ? ", msync" : "");
-  off_t start = off - off % BS;
-  size_t map_len = off + len - start;
-  unsigned char *p = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
-                           MAP_SHARED, f->fd, start);
-  if (p == MAP_FAILED)
-    fail ("mmap: %s", strerror (errno));
-  memcpy (p + (off - start), wbuf, len);
-  if (sync && msync (p, map_len, MS_SYNC) != 0)
-    fail ("msync: %s", strerror (errno));
-  if (munmap (p, map_len) != 0)
-    cr_die ("munmap");
-  memcpy (f->data + off, wbuf, len);
-}
-
 /* Whether ERR from FICLONERANGE says that this filesystem, or this pair
    of files, does not clone at all.  */
 static bool
@@ -738,7 +596,7 @@ clone_unsupported (int err)
 }
 
 static void
-op_clone (void)
+model_clone (unsigned how)
 {
   struct sfile *in = pick_file ();
   struct sfile *out = nfiles > 1 && rnd (4) ? other_file (in) : in;
@@ -812,17 +670,7 @@ op_clone (void)
 }
 
 static void
-op_fsync (void)
-{
-  struct sfile *f = pick_file ();
-  bool data = rnd (2);
-  log_op ("%s %d", data ? "fdatasync" : "fsync", f->id);
-  if ((data ? fdatasync (f->fd) : fsync (f->fd)) != 0)
-    fail ("%s: %s", data ? "fdatasync" : "fsync", strerror (errno));
-}
-
-static void
-op_read (void)
+model_read (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t off = pick_off (f->size + 1);
@@ -835,96 +683,19 @@ op_read (void)
 /* Close and reopen the files (always on NFS, whose client looks at the
    server again on open), drop the page cache, and check every file.  */
 static void
-op_cycle (void)
+model_cycle (unsigned how)
 {
   bool reopen = rnd (2) || is_nfs;
   log_op ("%s%s, check every file", reopen ? "close and reopen" : "stay open",
           can_drop ? ", drop caches" : "");
-  for (int i = 0; i < nfiles; i++)
-    if (reopen)
-      {
-        close_file (&files[i]);
-        open_file (&files[i], 0);
-      }
+  if (reopen)
+    reopen_all ();
   drop_caches ();
   for (int i = 0; i < nfiles; i++)
     check_whole (&files[i], false);
 }
 
-static void
-model_step (void)
-{
-  unsigned k = rnd (100);
-  if (k < 22)
-    op_copy (nfiles < 2);
-  else if (k < 32)
-    op_copy (true);
-  else if (k < 40)
-    op_write (true, false);
-  else if (k < 48)
-    op_write (false, false);
-  else if (k < 54)
-    op_write (false, true);
-  else if (k < 59)
-    op_truncate (true);
-  else if (k < 64)
-    op_truncate (false);
-  else if (k < 71)
-    op_punch ();
-  else if (k < 78)
-    op_mmap ();
-  else if (k < 86)
-    op_clone ();
-  else if (k < 90)
-    op_fsync ();
-  else if (k < 99)
-    op_read ();
-  else
-    op_cycle ();
-}
-
-/* Counts for the summary line.  */
-static long n_copies, n_clones, n_refused;
-
-static int
-run_model (void)
-{
-  for (op = 0; op < nops; op++)
-    {
-      model_step ();
-      char const *line = strchr (ring_line (ring_of (0), op), ' ') + 1;
-      if (strncmp (line, copy_name (), strlen (copy_name ())) == 0
-          && strstr (line, "returned"))
-        n_copies++;
-      else if (strstr (line, ": cloned"))
-        n_clones++;
-      else if (strstr (line, ": refused"))
-        n_refused++;
-    }
-  op = nops;
-  log_op ("the end: read every file, then again after a cache drop");
-  for (int i = 0; i < nfiles; i++)
-    check_whole (&files[i], false);
-  for (int i = 0; i < nfiles; i++)
-    {
-      close_file (&files[i]);
-      open_file (&files[i], 0);
-    }
-  drop_caches ();
-  for (int i = 0; i < nfiles; i++)
-    {
-      check_whole (&files[i], false);
-      close_file (&files[i]);
-    }
-  printf ("# %s: %ld %s calls that copied, %ld clones (%ld refused),"
-          " punch hole %s, clones %s\n", fsname, n_copies, copy_name (),
-          n_clones, n_refused, punch_ok ? "on" : "off",
-          clone_ok ? "on" : "off");
-  require (clone_ok, n_clones, punch_ok);
-  return 0;
-}
-
-/* ---- The multi-process run ------------------------------------------ */
+/* ---- The multi-process run: the invariant, the operations ------------ */
 
 static uint64_t salt;
 
@@ -1024,31 +795,13 @@ write_tags (struct sfile *f, off_t off, size_t len)
     }
 }
 
+/* Copy LEN bytes of IN at IN_OFF to OUT at OUT_OFF (through the file
+   position where NULL_IN or NULL_OUT is set) with one call, and check
+   that the offsets moved by what it returns.  */
 static void
-multi_copy (bool same)
+multi_copy (struct sfile *in, off_t in_off, bool null_in,
+            struct sfile *out, off_t out_off, bool null_out, size_t len)
 {
-  struct sfile *in = pick_file ();
-  struct sfile *out = same ? in : other_file (in);
-  size_t len = pick_len ();
-  off_t in_size = size_of (in->fd, true);
-  off_t in_off = (in_size && rnd (8)
-                  ? pick_off (in_size) : pick_off (max_size));
-  off_t out_off = pick_off (max_size - len + 1);
-  bool null_in = rnd (3) == 0, null_out = rnd (3) == 0;
-  if (in == out)
-    {
-      for (int tries = 0; overlap (in_off, out_off, len); tries++)
-        {
-          if (tries == 20)
-            {
-              log_op ("%s within file %d: no room", copy_name (), in->id);
-              return;
-            }
-          out_off = pick_off (max_size - len + 1);
-        }
-      if (null_in && null_out)
-        null_out = false;
-    }
   log_op ("%s %d@%lld%s -> %d@%lld%s len %zu", copy_name (), in->id,
           (long long) in_off, null_in ? " (NULL)" : "", out->id,
           (long long) out_off, null_out ? " (NULL)" : "", len);
@@ -1078,37 +831,7 @@ multi_copy (bool same)
 }
 
 static void
-multi_write (bool at_pos, bool past_eof)
-{
-  struct sfile *f = pick_file ();
-  size_t len = pick_len ();
-  off_t room = max_size - len;
-  off_t size = size_of (f->fd, true);
-  size -= size % 8;
-  off_t off;
-  if (past_eof && size + 8 <= room)
-    off = size + 8 + pick_off (room - size - 8 + 1);
-  else
-    off = pick_off ((size < room ? size : room) + 1);
-  write_tags (f, off, len);
-  log_op ("%s %d@%lld len %zu", at_pos ? "write" : "pwrite", f->id,
-          (long long) off, len);
-  ssize_t n;
-  if (at_pos)
-    {
-      if (lseek (f->fd, off, SEEK_SET) != off)
-        cr_die ("lseek");
-      n = write (f->fd, wbuf, len);
-    }
-  else
-    n = pwrite (f->fd, wbuf, len, off);
-  if (n != (ssize_t) len)
-    fail ("%s returned %zd (%s), not %zu", at_pos ? "write" : "pwrite", n,
-          n < 0 ? strerror (errno) : "short", len);
-}
-
-static void
-multi_truncate (void)
+multi_truncate (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t size = pick_off (max_size + 1);
@@ -1118,7 +841,7 @@ multi_truncate (void)
 }
 
 static void
-multi_punch (void)
+multi_punch (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t off = pick_off (max_size);
@@ -1174,39 +897,7 @@ store_words (unsigned char *p, size_t len)
 }
 
 static void
-multi_mmap (void)
-{
-  struct sfile *f = pick_file ();
-  off_t size = size_of (f->fd, true);
-  size = size - size % 8;
-  if (size == 0)
-    {
-      multi_write (false, false);
-      return;
-    }
-  off_t off = pick_off (size);
-  size_t len = pick_len ();
-  if (off + (off_t) len > size)
-    len = size - off;
-  write_tags (f, off, len);
-  log_op ("mmap write %d@%lld len %zu", f->id, (long long) off, len);
-  off_t start = off - off % BS;
-  size_t map_len = off + len - start;
-  unsigned char *p = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
-                           MAP_SHARED, f->fd, start);
-  if (p == MAP_FAILED)
-    fail ("mmap: %s", strerror (errno));
-  if (!store_words (p + (off - start), len))
-    {
-      counts[me].sigbus++;
-      log_more (": SIGBUS (truncated meanwhile)");
-    }
-  if (munmap (p, map_len) != 0)
-    cr_die ("munmap");
-}
-
-static void
-multi_clone (void)
+multi_clone (unsigned how)
 {
   struct sfile *in = pick_file ();
   struct sfile *out = nfiles > 1 && rnd (4) ? other_file (in) : in;
@@ -1256,7 +947,7 @@ multi_clone (void)
 }
 
 static void
-multi_read (void)
+multi_read (unsigned how)
 {
   struct sfile *f = pick_file ();
   off_t off = pick_off (max_size);
@@ -1271,51 +962,273 @@ multi_read (void)
 }
 
 static void
-multi_step (void)
+multi_reopen (unsigned how)
 {
-  unsigned k = rnd (100);
-  if (k < 18)
-    multi_copy (nfiles < 2);
-  else if (k < 26)
-    multi_copy (true);
-  else if (k < 34)
-    multi_write (false, false);
-  else if (k < 40)
-    multi_write (true, false);
-  else if (k < 44)
-    multi_write (false, true);
-  else if (k < 52)
-    multi_truncate ();
-  else if (k < 59)
-    multi_punch ();
-  else if (k < 66)
-    multi_mmap ();
-  else if (k < 74)
-    multi_clone ();
-  else if (k < 78)
+  log_op ("close and reopen every file");
+  reopen_all ();
+}
+
+/* ---- Operations of both runs ------------------------------------------ */
+
+/* Copy a range to another file or, without overlap, within one file.  */
+static void
+op_copy (unsigned how)
+{
+  struct sfile *in = pick_file ();
+  struct sfile *out = how & SAME_FILE ? in : other_file (in);
+  size_t len = pick_len ();
+  off_t in_size = current_size (in);
+  off_t in_off = (in_size && rnd (8)
+                  ? pick_off (in_size) : pick_off (max_size));
+  off_t out_off = pick_off (max_size - len + 1);
+  bool null_in = rnd (3) == 0, null_out = rnd (3) == 0;
+  if (in == out)
     {
-      struct sfile *f = pick_file ();
-      log_op ("fsync %d", f->id);
-      if (fsync (f->fd) != 0)
-        fail ("fsync: %s", strerror (errno));
-    }
-  else if (k < 98)
-    multi_read ();
-  else if (k < 99)
-    {
-      log_op ("close and reopen every file");
-      for (int i = 0; i < nfiles; i++)
+      /* Not overlapping; not both NULL, which would be one position.  */
+      for (int tries = 0; overlap (in_off, out_off, len); tries++)
         {
-          close_file (&files[i]);
-          open_file (&files[i], 0);
+          if (tries == 20)
+            {
+              log_op ("%s within file %d: no room for %zu bytes",
+                      copy_name (), in->id, len);
+              return;
+            }
+          out_off = pick_off (max_size - len + 1);
         }
+      if (null_in && null_out)
+        null_out = false;
+    }
+  if (nprocs > 1)
+    multi_copy (in, in_off, null_in, out, out_off, null_out, len);
+  else
+    model_copy (in, in_off, null_in, out, out_off, null_out, len);
+}
+
+/* Fill WBUF with the LEN bytes to write to F at OFF: random bytes in the
+   model run, tags in a multi-process run.  */
+static void
+fill (struct sfile *f, off_t off, size_t len)
+{
+  if (nprocs > 1)
+    write_tags (f, off, len);
+  else
+    cr_random_fill (&rng, wbuf, len);
+}
+
+/* Write data to F with write(2) or pwrite, inside the file or past its
+   end, and apply it to the model.  */
+static void
+op_write (unsigned how)
+{
+  bool at_pos = how & AT_POS;
+  struct sfile *f = pick_file ();
+  size_t len = pick_len ();
+  off_t room = max_size - len;
+  off_t size = current_size (f);
+  off_t end = size - size % unit ();
+  off_t off;
+  if (how & PAST_EOF && end + unit () <= room)
+    off = end + unit () + pick_off (room - end - unit () + 1);
+  else
+    off = pick_off ((end < room ? end : room) + 1);
+  fill (f, off, len);
+  log_op ("%s %d@%lld len %zu (size %lld)", at_pos ? "write" : "pwrite",
+          f->id, (long long) off, len, (long long) size);
+  ssize_t n;
+  if (at_pos)
+    {
+      if (lseek (f->fd, off, SEEK_SET) != off)
+        cr_die ("lseek");
+      n = write (f->fd, wbuf, len);
     }
   else
-    {
-      log_op ("drop caches%s", can_drop ? "" : " (not allowed: no-op)");
-      drop_caches ();
-    }
+    n = pwrite (f->fd, wbuf, len, off);
+  if (n != (ssize_t) len)
+    fail ("%s returned %zd (%s), not %zu", at_pos ? "write" : "pwrite", n,
+          n < 0 ? strerror (errno) : "short", len);
+  if (at_pos && lseek (f->fd, 0, SEEK_CUR) != off + (off_t) len)
+    fail ("write left the file position at %lld, not %lld",
+          (long long) lseek (f->fd, 0, SEEK_CUR),
+          (long long) (off + len));
+  if (nprocs > 1)
+    return;
+  memcpy (f->data + off, wbuf, len);
+  if (off + (off_t) len > f->size)
+    f->size = off + len;
 }
+
+/* Write data to F through a shared mapping.  In a multi-process run the
+   data goes one aligned word at a time, and where a truncation meanwhile
+   has cut the mapping short, SIGBUS stops it and is counted.  */
+static void
+op_mmap (unsigned how)
+{
+  struct sfile *f = pick_file ();
+  off_t size = current_size (f);
+  off_t end = size - size % unit ();
+  if (end == 0)
+    {
+      op_write (0);
+      return;
+    }
+  off_t off = pick_off (end);
+  size_t len = pick_len ();
+  if (off + (off_t) len > end)
+    len = end - off;
+  bool sync = how & MAYBE_MSYNC && rnd (4) == 0;
+  fill (f, off, len);
+  log_op ("mmap write %d@%lld len %zu (size %lld)%s", f->id,
+          (long long) off, len, (long long) size, sync ? ", msync" : "");
+  off_t start = off - off % BS;
+  size_t map_len = off + len - start;
+  unsigned char *p = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
+                           MAP_SHARED, f->fd, start);
+  if (p == MAP_FAILED)
+    fail ("mmap: %s", strerror (errno));
+  if (nprocs == 1)
+    memcpy (p + (off - start), wbuf, len);
+  else if (!store_words (p + (off - start), len))
+    {
+      counts[me].sigbus++;
+      log_more (": SIGBUS (truncated meanwhile)");
+    }
+  if (sync && msync (p, map_len, MS_SYNC) != 0)
+    fail ("msync: %s", strerror (errno));
+  if (munmap (p, map_len) != 0)
+    cr_die ("munmap");
+  if (nprocs == 1)
+    memcpy (f->data + off, wbuf, len);
+}
+
+static void
+op_fsync (unsigned how)
+{
+  struct sfile *f = pick_file ();
+  bool data = how & MAYBE_DATASYNC && rnd (2);
+  log_op ("%s %d", data ? "fdatasync" : "fsync", f->id);
+  if ((data ? fdatasync (f->fd) : fsync (f->fd)) != 0)
+    fail ("%s: %s", data ? "fdatasync" : "fsync", strerror (errno));
+}
+
+static void
+op_drop (unsigned how)
+{
+  log_op ("drop caches%s", can_drop ? "" : " (not allowed: no-op)");
+  drop_caches ();
+}
+
+/* ---- The mix of operations -------------------------------------------- */
+
+/* An entry of a run's table: the share of the draws, in per cent, that
+   run FN with FLAGS.  */
+struct op_share
+{
+  unsigned percent;
+  void (*fn) (unsigned flags);
+  unsigned flags;
+};
+
+/* The model run checks each operation against the model.  */
+static struct op_share const model_ops[] =
+{
+  { 22, op_copy, 0 },
+  { 10, op_copy, SAME_FILE },
+  { 8, op_write, AT_POS },
+  { 8, op_write, 0 },
+  { 6, op_write, PAST_EOF },
+  { 5, model_truncate, GROW },
+  { 5, model_truncate, 0 },
+  { 7, model_punch, 0 },
+  { 7, op_mmap, MAYBE_MSYNC },
+  { 8, model_clone, 0 },
+  { 4, op_fsync, MAYBE_DATASYNC },
+  { 9, model_read, 0 },
+  { 1, model_cycle, 0 },
+};
+
+/* The processes of a multi-process run race these; their reads check
+   the invariant.  */
+static struct op_share const multi_ops[] =
+{
+  { 18, op_copy, 0 },
+  { 8, op_copy, SAME_FILE },
+  { 8, op_write, 0 },
+  { 6, op_write, AT_POS },
+  { 4, op_write, PAST_EOF },
+  { 8, multi_truncate, 0 },
+  { 7, multi_punch, 0 },
+  { 7, op_mmap, 0 },
+  { 8, multi_clone, 0 },
+  { 4, op_fsync, 0 },
+  { 20, multi_read, 0 },
+  { 1, multi_reopen, 0 },
+  { 1, op_drop, 0 },
+};
+
+/* Whether the shares of the N entries of TABLE add up to 100.  */
+static bool
+whole (struct op_share const *table, size_t n)
+{
+  unsigned sum = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += table[i].percent;
+  return sum == 100;
+}
+
+/* Run the next operation: a number below 100 falls in the share of one
+   entry of TABLE, the shares laid end to end from 0.  A seed's sequence
+   of operations rests on this order and on every draw an operation
+   makes: a change to either makes a logged seed replay other
+   operations.  */
+static void
+step (struct op_share const *table)
+{
+  unsigned k = rnd (100);
+  while (k >= table->percent)
+    k -= table++->percent;
+  table->fn (table->flags);
+}
+
+/* ---- The model run ---------------------------------------------------- */
+
+/* Counts for the summary line.  */
+static long n_copies, n_clones, n_refused;
+
+static int
+run_model (void)
+{
+  for (op = 0; op < nops; op++)
+    {
+      step (model_ops);
+      char const *line = strchr (ring_line (ring_of (0), op), ' ') + 1;
+      if (strncmp (line, copy_name (), strlen (copy_name ())) == 0
+          && strstr (line, "returned"))
+        n_copies++;
+      else if (strstr (line, ": cloned"))
+        n_clones++;
+      else if (strstr (line, ": refused"))
+        n_refused++;
+    }
+  op = nops;
+  log_op ("the end: read every file, then again after a cache drop");
+  for (int i = 0; i < nfiles; i++)
+    check_whole (&files[i], false);
+  reopen_all ();
+  drop_caches ();
+  for (int i = 0; i < nfiles; i++)
+    {
+      check_whole (&files[i], false);
+      close_file (&files[i]);
+    }
+  printf ("# %s: %ld %s calls that copied, %ld clones (%ld refused),"
+          " punch hole %s, clones %s\n", fsname, n_copies, copy_name (),
+          n_clones, n_refused, punch_ok ? "on" : "off",
+          clone_ok ? "on" : "off");
+  require (clone_ok, n_clones, punch_ok);
+  return 0;
+}
+
+/* ---- The multi-process run: the rounds ------------------------------- */
 
 /* Child WHO's part of round ROUND: OPS operations.  */
 static _Noreturn void
@@ -1331,7 +1244,7 @@ run_child (int who, long round, long ops)
   for (long i = 0; i < ops; i++)
     {
       op = round * ROUND_OPS + i;
-      multi_step ();
+      step (multi_ops);
     }
   for (int i = 0; i < nfiles; i++)
     close_file (&files[i]);
@@ -1517,7 +1430,11 @@ main (int argc, char **argv)
     usage ();
   fsname = argv[optind];
   dirarg = argv[optind + 1];
+  hooks.name = copy_name ();
   max_len = max_size / 4;
+  if (!whole (model_ops, sizeof model_ops / sizeof *model_ops)
+      || !whole (multi_ops, sizeof multi_ops / sizeof *multi_ops))
+    abort ();
 
   char const *why;
   if (use_cfr
