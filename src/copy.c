@@ -630,16 +630,18 @@ mark_failed (struct job const *j, int err, struct cp_options const *x)
    power cut.  Otherwise none: the copy starts over.  */
 static off_t
 resume_offset (struct job const *j, int dst_fd, struct stat const *dst_st,
-               struct stat const *src_st, struct cp_options const *x)
+               struct stat const *src_st, bool *matched,
+               struct cp_options const *x)
 {
   struct partial_mark m;
   int r = partial_get (dst_fd, &m);
   if (r < 0 && partial_unsupported (errno))
     warn_unmarkable (j->dst, errno);
+  *matched = (0 < r && S_ISREG (src_st->st_mode)
+              && partial_matches (&m, src_st));
   /* --reflink=always clones the whole file in one call: nothing to
      go on with.  */
-  if (r <= 0 || x->data.reflink == REFLINK_ALWAYS
-      || !S_ISREG (src_st->st_mode) || !partial_matches (&m, src_st))
+  if (!*matched || x->data.reflink == REFLINK_ALWAYS)
     return 0;
   return MIN (m.offset, dst_st->st_size);
 }
@@ -664,11 +666,16 @@ begin_data (struct job const *j, int dst_fd, struct stat const *src_st,
     }
   if (!S_ISREG (dst_st.st_mode))
     return true;
-  bool kept = x->resume && 0 < dst_st.st_size;
+  /* An empty destination may be marked too: its copy was stopped
+     before its first byte, and its mode still has to be settled.  */
+  bool kept = x->resume && !j->new_dst;
+  bool matched = false;
   if (kept)
-    *start = resume_offset (j, dst_fd, &dst_st, src_st, x);
+    *start = resume_offset (j, dst_fd, &dst_st, src_st, &matched, x);
   if (partial_begin (mark, dst_fd, src_st, *start) != 0)
     mark_failed (j, errno, x);
+  else if (matched)
+    partial_resumed (mark, src_st, dst_st.st_mode);
   if (kept && *start < dst_st.st_size && ftruncate (dst_fd, *start) != 0)
     {
       error (0, errno, _("failed to truncate %s"), quoteaf (j->dst));

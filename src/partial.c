@@ -154,6 +154,17 @@ partial_begin (struct partial *p, int fd, struct stat const *src_st,
 }
 
 void
+partial_resumed (struct partial *p, struct stat const *src_st,
+                 mode_t dst_mode)
+{
+  if (p->fd < 0 || p->write_added || (src_st->st_mode & S_IWUSR)
+      || !(dst_mode & S_IWUSR))
+    return;
+  p->mode = dst_mode & 07777 & ~S_IWUSR;
+  p->write_added = true;
+}
+
+void
 partial_reached (void *arg, off_t pos)
 {
   struct partial *p = arg;

@@ -76,6 +76,14 @@ bool partial_matches (struct partial_mark const *m,
 int partial_begin (struct partial *p, int fd, struct stat const *src_st,
                    off_t offset);
 
+/* *P, just begun, goes on with a copy of the file whose status is
+   SRC_ST that an earlier run marked: the destination, of mode DST_MODE,
+   is that run's new file.  A copy of a source without owner write
+   permission got it only for the mark (partial_begin): take it back at
+   partial_settle_mode, as that run would have.  */
+void partial_resumed (struct partial *p, struct stat const *src_st,
+                      mode_t dst_mode);
+
 /* The destination of the partial *ARG (a struct partial) holds the
    first POS bytes of its source: write that down, at most once a
    second.  A callback of the data mover; errors leave the older (lower)

@@ -158,6 +158,32 @@ run_ plain.log cpr -aT src dst
 test $rc = 0 && same_tree_ src dst || fail=1
 test $(moved_ plain.log) = $full || fail=1
 
+# A read-only source: its copy gets owner write permission only to be
+# marked (the kernel wants it to set a user xattr, unless privileged:
+# so, run by root, the copies are made as nobody), and a killed copy
+# keeps it; the continued copy ends with the mode GNU cp gives a whole
+# copy, even when killed before its first byte.
+as_=
+if test "$(id -u)" = 0 && id -u nobody > /dev/null 2>&1 && chmod a+rx .; then
+  as_="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --"
+  $as_ test -x "$PWD" 2> /dev/null || as_=
+fi
+test -n "$as_" || test "$(id -u)" != 0 \
+  || echo "read-only source: copied as root, whose marks need no write permission"
+mkdir ro && cp src/a ro/src && chmod 0444 ro/src || framework_failure_
+test -z "$as_" || chown nobody ro || framework_failure_
+/bin/cp ro/src ro.gnu || framework_failure_
+for at in 0 2500000; do
+  rm -f ro/dst ro/*.log
+  run_ ro/kill.log CPR_SHIM_FAIL=copy_range:$at:KILL $as_ cpr ro/src ro/dst
+  test $rc = 137 && test -n "$(offset_ ro/dst)" || fail=1
+  run_ ro/cont.log $as_ cpr --continue ro/src ro/dst
+  test $rc = 0 && cmp ro/src ro/dst || fail=1
+  test "$(stat -c %a ro/dst)" = "$(stat -c %a ro.gnu)" \
+    || { echo "killed at $at, continued: mode $(stat -c %a ro/dst)," \
+              "GNU cp's $(stat -c %a ro.gnu)"; fail=1; }
+done
+
 # -n leaves an existing destination alone, marked or not, --continue or
 # not: nothing moves, the partial copy and its mark stay.
 rm -f a.n
