@@ -95,59 +95,127 @@ verify() {
 # strace, and set calls_cr, calls_ficlone and calls_cfr to the number of
 # copy_range, FICLONE and copy_file_range calls that succeeded, and
 # calls_failed to those of the three that failed (cpr's one-time probe
-# of copy_range, a FICLONE the filesystem refused, ...).  strace 6.1 does
-# not know copy_range (451 on x86_64; 6.5 and later name it cachestat)
-# and prints it as syscall_0x1c3, so it can be neither asked for by name
-# nor counted by -c: the filter lists the calls to leave out instead,
-# the frequent ones, which --seccomp-bpf then lets through without
-# stopping, and the calls are counted from the trace.
+# of copy_range, a FICLONE the filesystem refused, ...); and set the
+# profile of profile_trace in prof_startup_ms, prof_calls_ms,
+# prof_between_ms, prof_after_ms, prof_mib_per_call and prof_longest_ms.
+# strace 6.1 does not know copy_range (451 on x86_64; 6.5 and later name
+# it cachestat) and prints it as syscall_0x1c3, so it can be neither
+# asked for by name nor counted by -c: the filter lists the calls to
+# leave out instead, the frequent ones, which --seccomp-bpf then lets
+# through without stopping, and the calls are counted from the trace.
+# -ttt and -T give each line the time the call started and how long it
+# took.
 count_calls() {
   local trace=$1
   shift
-  strace -f -qq --seccomp-bpf -o "$trace" -e 'trace=!read,write,pread64,pwrite64,openat,open,close,newfstatat,fstat,lstat,stat,statx,lseek,fadvise64,getdents64,mkdir,mkdirat,unlink,unlinkat,fchown,fchownat,lchown,chown,fchmod,fchmodat,chmod,utimensat,fgetxattr,flistxattr,fsetxattr,getxattr,lgetxattr,listxattr,llistxattr,lsetxattr,setxattr,fcntl,mmap,munmap,brk,mprotect,fallocate,ftruncate' \
+  strace -f -qq -ttt -T --seccomp-bpf -o "$trace" -e 'trace=!read,write,pread64,pwrite64,openat,open,close,newfstatat,fstat,lstat,stat,statx,lseek,fadvise64,getdents64,mkdir,mkdirat,unlink,unlinkat,fchown,fchownat,lchown,chown,fchmod,fchmodat,chmod,utimensat,fgetxattr,flistxattr,fsetxattr,getxattr,lgetxattr,listxattr,llistxattr,lsetxattr,setxattr,fcntl,mmap,munmap,brk,mprotect,fallocate,ftruncate' \
     "$@" > /dev/null || die "strace $*: failed"
   read -r calls_cr calls_ficlone calls_cfr calls_failed <<< "$(count_trace "$trace")"
+  read -r prof_startup_ms prof_calls_ms prof_between_ms prof_after_ms \
+    prof_mib_per_call prof_longest_ms <<< "$(profile_trace "$trace")"
 }
 
 # count_trace TRACE-FILE: print the counts of count_calls from a trace of
-# strace -f: "COPY_RANGE FICLONE COPY_FILE_RANGE FAILED".  A call that
-# another process's line interrupted ("<unfinished ...>") is judged by
-# its "<... NAME resumed>" line.
+# strace -f, with or without -ttt's time after the process ID:
+# "COPY_RANGE FICLONE COPY_FILE_RANGE FAILED".  A call that another
+# process's line interrupted ("<unfinished ...>") is judged by its
+# "<... NAME resumed>" line.
 count_trace() {
-  awk '
-    function kind(name) {
-      if (name ~ /^(syscall_0x1c3|cachestat|copy_range)$/) return "cr"
-      if (name == "copy_file_range") return "cfr"
-      if (name == "ioctl") return "ioctl"
-      return ""
-    }
-    function done(k, line) {
-      if (k == "ioctl") return
-      if (line ~ /\) += -1 /) failed++
-      else n[k]++
-    }
-    $2 == "<..." && $4 ~ /^resumed>/ {
-      k = pending[$1]; delete pending[$1]
-      if (k != "") done(k, $0)
-      next
-    }
-    {
-      name = $2; sub(/\(.*/, "", name); k = kind(name)
-      if (k == "ioctl") k = $0 ~ /^[0-9]+ +ioctl\([0-9]+, [^,]*FICLONE,/ ? "ficlone" : ""
-      if (k == "") next
-      if ($0 ~ /<unfinished \.\.\.>$/) pending[$1] = k
-      else done(k, $0)
-    }
+  awk "$trace_awk"'
+    ok { n[k]++ }
+    bad { failed++ }
     END { print n["cr"] + 0, n["ficlone"] + 0, n["cfr"] + 0, failed + 0 }' "$1"
 }
 
-# record_calls FS WORKLOAD TOOL: record what count_calls counted, as
-# figures of run 1.
+# profile_trace TRACE-FILE: from a trace of strace -f -ttt -T, print
+# where the time of the copy went, in milliseconds of the traced run:
+#   start-up: from the first line (the tool's execve) to the start of
+#     its first successful copy_range, FICLONE or copy_file_range call
+#     (a failed probe counts as start-up);
+#   in calls: the time spent inside the successful calls (-T), all told;
+#   between: from the start of the first to the end of the last, less
+#     the time in calls (the tool's own work between its calls: the
+#     chunk policy's, and for a tree every file's opening and metadata);
+#   after: from the end of the last call to the last line (exit_group);
+# then the MiB that a copy_range or copy_file_range call moved on
+# average (calls that returned 0, the end of the file, left out; "-"
+# without one) and the longest call in ms.  "- - - - - -" if no call
+# succeeded.  strace stops the tool at each traced call, so the figures
+# are larger than in a timed copy; they are for comparing the tools and
+# the parts of one copy, not for the table's times.
+profile_trace() {
+  awk "$trace_awk"'
+    {
+      if (first == "") first = ts
+      # A resumed line is written as its call ends; its -T is the whole call.
+      end = $2 == "<..." ? ts : ts + dur
+      if (end > last) last = end
+    }
+    ok {
+      if (c0 == "") c0 = t0
+      if (t0 + dur > c1) c1 = t0 + dur
+      inc += dur
+      if (dur > longest) longest = dur
+      if (k != "ficlone" && ret > 0) { bytes += ret; moved++ }
+    }
+    END {
+      if (c0 == "") { print "- - - - - -"; exit }
+      # Back-to-back calls leave a difference of rounding, perhaps below 0.
+      between = (c1 - c0 - inc) * 1000
+      if (between < 0.0005) between = 0
+      printf "%.3f %.3f %.3f %.3f %s %.3f\n", (c0 - first) * 1000, inc * 1000, \
+        between, (last - c1) * 1000, \
+        moved ? sprintf("%.3f", bytes / moved / 1048576) : "-", longest * 1000
+    }' "$1"
+}
+
+# The reading of a trace line that count_trace and profile_trace share:
+# sets ts (the -ttt time, or 0), dur (-T, or 0), and for the end of a
+# copy_range, FICLONE or copy_file_range call k (cr, ficlone, cfr), t0
+# (when it started), ret (what it returned) and ok or bad (it succeeded
+# or failed); ok and bad are 0 on every other line.
+# shellcheck disable=SC2016 # awk's $ fields, not the shell's
+trace_awk='
+  function kind(name) {
+    if (name ~ /^(syscall_0x1c3|cachestat|copy_range)$/) return "cr"
+    if (name == "copy_file_range") return "cfr"
+    if (name == "ioctl") return "ioctl"
+    return ""
+  }
+  {
+    ok = bad = 0; k = ""; ts = dur = 0
+    if ($2 ~ /^[0-9]+\.[0-9]+$/) { ts = $2 + 0; sub(/^[0-9]+ +[0-9.]+ +/, $1 " ") }
+    if (match($0, /<[0-9]+\.[0-9]+>$/)) dur = substr($0, RSTART + 1, RLENGTH - 2) + 0
+  }
+  $2 == "<..." && $4 ~ /^resumed>/ {
+    k = pending[$1]; t0 = pstart[$1]; delete pending[$1]
+  }
+  $2 != "<..." {
+    name = $2; sub(/\(.*/, "", name); k = kind(name)
+    if (k == "ioctl") k = $0 ~ /^[0-9]+ +ioctl\([0-9]+, [^,]*FICLONE,/ ? "ficlone" : ""
+    t0 = ts
+    if (k != "" && $0 ~ /<unfinished \.\.\.>$/) { pending[$1] = k; pstart[$1] = ts; k = "" }
+  }
+  k != "" {
+    if ($0 ~ /\) += -1 /) bad = 1
+    else {
+      ok = 1; ret = $0; sub(/.*\) += /, "", ret); ret += 0
+    }
+  }
+'
+
+# record_calls FS WORKLOAD TOOL: record what count_calls counted and
+# profiled, as figures of run 1 (a profile figure that is "-": none).
 record_calls() {
+  local m v
   record "$1" "$2" "$3" 1 copy_range_calls "$calls_cr"
   record "$1" "$2" "$3" 1 ficlone_calls "$calls_ficlone"
   record "$1" "$2" "$3" 1 copy_file_range_calls "$calls_cfr"
   record "$1" "$2" "$3" 1 failed_calls "$calls_failed"
+  for m in startup_ms calls_ms between_ms after_ms mib_per_call longest_ms; do
+    v=prof_$m
+    [ "${!v:--}" = - ] || record "$1" "$2" "$3" 1 "prof_$m" "${!v}"
+  done
 }
 
 # us_to_s US: microseconds as seconds with 6 decimals.

@@ -3,9 +3,12 @@
 # same seed and another from another seed; verify passes a true copy and
 # fails, loudly, one that differs; count_trace counts the successful
 # copy_range, FICLONE and copy_file_range calls of an strace -f trace and
-# the failed ones; count_calls runs strace with a filter that this strace
-# accepts and that keeps read and write out of the trace; timed measures
-# a child's wall clock and CPU time.
+# the failed ones, with or without -ttt's times; profile_trace splits a
+# trace's time into start-up, the calls, between and after them;
+# count_calls runs strace with a filter that this strace accepts and
+# that keeps read and write out of the trace, and record_calls records
+# the counts and the profile; timed measures a child's wall clock and
+# CPU time.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -79,20 +82,72 @@ cat > trace <<'TRACE' || framework_failure_
 100 exit_group(0)                     = ?
 TRACE
 test "$(run_ 'count_trace trace')" = "3 1 2 3" || fail=1
+# The same calls, with -ttt's time after each process ID and -T's
+# duration at the end, give the same counts.
+awk '{ $1 = $1 " " sprintf("%.6f", 1000 + NR / 1000) } 1' trace > ttrace || framework_failure_
+sed -i 's/\(= [-0-9].*\)$/\1 <0.000100>/' ttrace || framework_failure_
+grep '^100 1000.004000 syscall_0x1c3(.* = 16777216 <0.000100>$' ttrace > /dev/null \
+  || framework_failure_
+test "$(run_ 'count_trace ttrace')" = "3 1 2 3" || fail=1
+
+# profile_trace: start-up from the execve to the first successful call
+# (the failed probe is start-up), 16 ms inside the calls (the resumed
+# call's -T is the whole call), 6 ms between them (42 - 20 - 16), 8 ms
+# to exit_group; 24 MiB moved by 2 calls (the one that returned 0, at
+# the end of the file, left out), the longest 10 ms.
+cat > ptrace <<'TRACE' || framework_failure_
+100 1000.000000 execve("/usr/local/bin/cpr", ["cpr", "a", "b"], 0x7ffd /* 1 vars */) = 0 <0.001000>
+100 1000.010000 syscall_0x1c3(0x3, 0, 0xffffffffffffffff, 0, 0, 0) = -1 EFAULT (Bad address) <0.000010>
+100 1000.020000 syscall_0x1c3(0x3, 0x7ffc, 0x4, 0x7ffc, 0x1000000, 0) = 16777216 <0.005000>
+100 1000.030000 copy_file_range(3, [0], 4, [0], 16777216, 0 <unfinished ...>
+101 1000.031000 copy_file_range(5, NULL, 6, NULL, 9, 0) = -1 EXDEV (Invalid cross-device link) <0.000020>
+100 1000.040000 <... copy_file_range resumed>) = 8388608 <0.010000>
+100 1000.041000 copy_file_range(3, [25165824], 4, [25165824], 16777216, 0) = 0 <0.001000>
+100 1000.050000 exit_group(0)                     = ?
+TRACE
+test "$(run_ 'count_trace ptrace')" = "1 0 2 2" || fail=1
+test "$(run_ 'profile_trace ptrace')" = "20.000 16.000 6.000 8.000 12.000 10.000" \
+  || { run_ 'profile_trace ptrace'; fail=1; }
+# A FICLONE moves no counted bytes; no successful call, no profile.
+grep -v 'copy_file_range\|0x1000000' ptrace \
+  | sed 's/^\(100 1000.010000\) .*/\1 ioctl(4, BTRFS_IOC_CLONE or FICLONE, 3) = 0 <0.002000>/' \
+  > ftrace || framework_failure_
+test "$(run_ 'count_trace ftrace')" = "0 1 0 0" || fail=1
+test "$(run_ 'profile_trace ftrace')" = "10.000 2.000 0.000 38.000 - 2.000" \
+  || { run_ 'profile_trace ftrace'; fail=1; }
+grep -v 'copy_file_range(3\|0x1000000' ptrace > ntrace || framework_failure_
+test "$(run_ 'profile_trace ntrace')" = "- - - - - -" || fail=1
+# record_calls records the counts and the profile, leaving out a "-".
+rm -f raw.csv
+run_ 'calls_cr=1 calls_ficlone=0 calls_cfr=2 calls_failed=2
+      read -r prof_startup_ms prof_calls_ms prof_between_ms prof_after_ms \
+        prof_mib_per_call prof_longest_ms <<< "$(profile_trace ftrace)"
+      record_calls fs wl tool' || fail=1
+test "$(cut -d, -f7 raw.csv | tr '\n' ' ')" = "copy_range_calls ficlone_calls copy_file_range_calls failed_calls prof_startup_ms prof_calls_ms prof_between_ms prof_after_ms prof_longest_ms " \
+  || { cat raw.csv; fail=1; }
+grep '^here,fs,wl,tool,1,1,prof_after_ms,38.000$' raw.csv > /dev/null || fail=1
+rm -f raw.csv
 
 # count_calls with the real strace, on GNU cp: the filter is accepted,
-# read and write stay out of the trace, and the copy makes at least one
-# FICLONE or copy_file_range call, or fails one.
+# read and write stay out of the trace, each line has its time and
+# duration, and the copy makes at least one FICLONE or copy_file_range
+# call, or fails one, and is profiled.
 if command -v strace > /dev/null; then
   head -c 100000 /dev/urandom > a || framework_failure_
-  run_ 'count_calls ctrace cp a b; echo "$calls_cr $calls_ficlone $calls_cfr $calls_failed" > counts' \
+  run_ 'count_calls ctrace cp a b
+        echo "$calls_cr $calls_ficlone $calls_cfr $calls_failed $prof_startup_ms $prof_calls_ms" > counts' \
     || fail=1
   cmp a b || fail=1
-  read cr ficlone cfr failed < counts || fail=1
+  read cr ficlone cfr failed startup incalls < counts || fail=1
   test "$cr" = 0 || fail=1
   test $((ficlone + cfr + failed)) -ge 1 || { cat ctrace; fail=1; }
-  grep -E '^[0-9]+ +(read|write)\(' ctrace && fail=1
-  grep -E '^[0-9]+ +execve\(' ctrace > /dev/null || fail=1
+  if test $((ficlone + cfr)) -ge 1; then
+    case $startup$incalls in
+      *[!0-9.]*|'') echo "profile: $startup $incalls"; fail=1 ;;
+    esac
+  fi
+  grep -E '^[0-9]+ +[0-9]+\.[0-9]+ +(read|write)\(' ctrace && fail=1
+  grep -E '^[0-9]+ +[0-9]+\.[0-9]{6} +execve\(.* <[0-9]+\.[0-9]+>$' ctrace > /dev/null || fail=1
 fi
 
 # timed: a sleep's wall clock, not its CPU; a busy child's CPU.
