@@ -44,6 +44,21 @@ run_ ()
   rc=$?
 }
 
+# progress_marked_ DIR: whether a file in DIR has a mark with an offset
+# other than 0; one getfattr for the tree.
+progress_marked_ ()
+{
+  $getfattr_ -R --absolute-names -n $partial_mark_ "$1" 2> /dev/null | awk -F'"' '
+    /^user\.cpr\.partial=/ { n = split($2, f, " "); if (f[n] != "0") m = 1 }
+    END { exit !m }'
+}
+
+# alive_ PID: whether process PID runs (a zombie does not).
+alive_ ()
+{
+  read -r _ _ st_ _ < /proc/$1/stat 2> /dev/null && test "$st_" != Z
+}
+
 same_tree_ ()
 {
   "$tree_state" snapshot "$1" > snap.a && "$tree_state" snapshot "$2" > snap.b \
@@ -97,18 +112,22 @@ for mnt in "$CR_MNT_BTRFS" "$CR_MNT_NFS" "$CR_MNT_EXT4"; do
         run_ k$n.log CPR_SHIM_CALL_NS=1100000000 \
           CPR_SHIM_XATTR=${kill#xattr=} cpr -aT "$d/src" "$d/dst" ;;
       sigkill)
-        # A real copy, each call made 0.3 s slower: kill -9 as soon as
-        # a mark is seen brought up to date (its file is then a second
-        # into its copy).  env execs cpr: $! is cpr.
+        # A real copy, each call made 0.5 s slower: kill -9 as soon as
+        # a mark is seen brought up to date, which only the first file
+        # (7 calls) lives long enough for, from 1 s into its copy.
+        # env execs cpr: $! is cpr.  The poll must be quick, even under
+        # a debug kernel: a slow one missed that window and went on
+        # polling a finished copy for ten minutes.
         env LD_PRELOAD="$shim_" CPR_CHUNK_SIZE=1048576 \
-          CPR_SHIM_SLEEP_NS=300000000 cpr -aT "$d/src" "$d/dst" &
+          CPR_SHIM_SLEEP_NS=500000000 cpr -aT "$d/src" "$d/dst" &
         pid=$!
         i=0
-        until test -d "$d/dst" && test $(kept_ "$d/dst") -gt 0 \
+        until progress_marked_ "$d/dst" || ! alive_ $pid \
               || test $i -ge 600; do
           sleep 0.1 2> /dev/null || sleep 1
           i=$((i + 1))
         done
+        alive_ $pid || echo "$fs $kill: cpr ended before a mark with progress showed"
         kill -KILL $pid
         wait $pid
         rc=$? ;;
