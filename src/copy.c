@@ -378,20 +378,34 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
 /* No change of mode wanted, for set_attributes.  */
 #define KEEP_MODE ((mode_t) -1)
 
+/* Whether DST_ST, the status of a destination (or NULL, unknown),
+   already has the owner and group of SRC_ST.  */
+static bool
+same_owner (struct stat const *dst_st, struct stat const *src_st)
+{
+  return (dst_st && dst_st->st_uid == src_st->st_uid
+          && dst_st->st_gid == src_st->st_gid);
+}
+
 /* Set the attributes that *X preserves on the copy J->dst of J->src:
    ownership first (it may clear set-ID bits), then xattrs, the mode and
    ACL, and the timestamps last (the others change the ctime only).
-   DST_FD is the open destination or -1.  NEW_MODE, unless KEEP_MODE,
-   is the mode a new file gets when the mode is not preserved (it was
-   created with fewer permissions than it should finally have).  */
+   DST_FD is the open destination or -1, DST_ST its status since it was
+   opened or NULL.  NEW_MODE, unless KEEP_MODE, is the mode a new file
+   gets when the mode is not preserved (it was created with fewer
+   permissions than it should finally have).  */
 static bool
-set_attributes (struct job const *j, int src_fd, int dst_fd, mode_t new_mode,
+set_attributes (struct job const *j, int src_fd, int dst_fd,
+                struct stat const *dst_st, mode_t new_mode,
                 struct cp_options const *x)
 {
   bool symlink = S_ISLNK (j->src_st.st_mode);
   mode_t src_mode = j->src_st.st_mode;
   enum owner_result owner = OWNER_KEPT;
-  if (x->preserve_ownership)
+  /* A chown to the owner a file has still clears its set-ID bits, and
+     costs a metadata update (a round trip on NFS): as GNU cp, skip it
+     when the copy already has its source's owner and group.  */
+  if (x->preserve_ownership && !same_owner (dst_st, &j->src_st))
     {
       if (!j->new_dst && x->preserve_mode && !symlink
           && !restrict_before_chown (j, dst_fd))
@@ -647,36 +661,31 @@ resume_offset (struct job const *j, int dst_fd, struct stat const *dst_st,
 }
 
 /* Before the data of J->src (status *SRC_ST) goes to J->dst, open as
-   DST_FD: mark J->dst as a partial copy, in *MARK, and set *START to
-   the offset the data copy starts at.  A destination that is not a
-   regular file cannot be marked, nor continued.  With --continue, an
-   existing destination was opened as it was: what resume_offset keeps
-   of it stays, the rest is cut off, but only once the new mark is on,
-   so that no data is ever left without one.  */
+   DST_FD with status *DST_ST: mark J->dst as a partial copy, in *MARK,
+   and set *START to the offset the data copy starts at.  A destination
+   that is not a regular file cannot be marked, nor continued.  With
+   --continue, an existing destination was opened as it was: what
+   resume_offset keeps of it stays, the rest is cut off, but only once
+   the new mark is on, so that no data is ever left without one.  */
 static bool
-begin_data (struct job const *j, int dst_fd, struct stat const *src_st,
-            struct partial *mark, off_t *start, struct cp_options const *x)
+begin_data (struct job const *j, int dst_fd, struct stat const *dst_st,
+            struct stat const *src_st, struct partial *mark, off_t *start,
+            struct cp_options const *x)
 {
   *start = 0;
-  struct stat dst_st;
-  if (fstat (dst_fd, &dst_st) != 0)
-    {
-      error (0, errno, _("cannot fstat %s"), quoteaf (j->dst));
-      return false;
-    }
-  if (!S_ISREG (dst_st.st_mode))
+  if (!S_ISREG (dst_st->st_mode))
     return true;
   /* An empty destination may be marked too: its copy was stopped
      before its first byte, and its mode still has to be settled.  */
   bool kept = x->resume && !j->new_dst;
   bool matched = false;
   if (kept)
-    *start = resume_offset (j, dst_fd, &dst_st, src_st, &matched, x);
+    *start = resume_offset (j, dst_fd, dst_st, src_st, &matched, x);
   if (partial_begin (mark, dst_fd, src_st, *start) != 0)
     mark_failed (j, errno, x);
   else if (matched)
-    partial_resumed (mark, src_st, dst_st.st_mode);
-  if (kept && *start < dst_st.st_size && ftruncate (dst_fd, *start) != 0)
+    partial_resumed (mark, src_st, dst_st->st_mode);
+  if (kept && *start < dst_st->st_size && ftruncate (dst_fd, *start) != 0)
     {
       error (0, errno, _("failed to truncate %s"), quoteaf (j->dst));
       return false;
@@ -685,18 +694,20 @@ begin_data (struct job const *j, int dst_fd, struct stat const *src_st,
 }
 
 /* Copy the data of J->src, open as SRC_FD with status *SRC_ST, to
-   J->dst, open as DST_FD, marked as a partial copy meanwhile in *MARK
-   (which the caller removes once the attributes are set too).  */
+   J->dst, open as DST_FD with status *DST_ST, marked as a partial copy
+   meanwhile in *MARK (which the caller removes once the attributes are
+   set too).  */
 static bool
 copy_reg_data (struct job const *j, int src_fd, struct stat const *src_st,
-               int dst_fd, struct partial *mark, struct cp_options const *x)
+               int dst_fd, struct stat const *dst_st, struct partial *mark,
+               struct cp_options const *x)
 {
   off_t start;
-  if (!begin_data (j, dst_fd, src_st, mark, &start, x))
+  if (!begin_data (j, dst_fd, dst_st, src_st, mark, &start, x))
     return false;
   struct data_watch watch = { .reached = partial_reached, .arg = mark };
   struct data_report report = { 0 };
-  bool ok = copy_data (src_fd, j->src, src_st, dst_fd, j->dst, start,
+  bool ok = copy_data (src_fd, j->src, src_st, dst_fd, j->dst, dst_st, start,
                        &x->data, &watch, &report);
   partial_settle_mode (mark);
   if (ok && x->debug)
@@ -743,9 +754,15 @@ copy_reg (struct job *j, struct cp_options const *x)
   dst_fd = open_dst (j, &st, &new_mode, x);
   if (dst_fd < 0)
     goto close_src;
+  struct stat dst_st;
+  if (fstat (dst_fd, &dst_st) != 0)
+    {
+      error (0, errno, _("cannot fstat %s"), quoteaf (j->dst));
+      goto close_dst;
+    }
 
   if (!x->data_copy_skipped
-      && !copy_reg_data (j, src_fd, &st, dst_fd, &mark, x))
+      && !copy_reg_data (j, src_fd, &st, dst_fd, &dst_st, &mark, x))
     {
       /* A copy that failed, said so and goes on with the next file (a
          full disk, a read error) is left marked only for --continue,
@@ -757,7 +774,7 @@ copy_reg (struct job *j, struct cp_options const *x)
       goto close_dst;
     }
 
-  ok = set_attributes (j, src_fd, dst_fd, new_mode, x);
+  ok = set_attributes (j, src_fd, dst_fd, &dst_st, new_mode, x);
   /* The last step: until the attributes are set too, the copy is not
      done, and a --continue after an interruption sets them.  The data
      is all there, though, even if an attribute failed.  */
@@ -805,7 +822,7 @@ copy_symlink (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot create symbolic link %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, KEEP_MODE, x);
+  return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }
 
 /* Recreate the special file J->src (FIFO, device, socket) as J->dst.  */
@@ -834,7 +851,7 @@ copy_special (struct job *j, struct cp_options const *x)
       error (0, errno, _("cannot create special file %s"), quoteaf (j->dst));
       return false;
     }
-  return set_attributes (j, -1, -1, final_mode, x);
+  return set_attributes (j, -1, -1, NULL, final_mode, x);
 }
 
 /* A link to make: a hard link to the file SRC (relative to SRC_DIRFD;
@@ -1007,7 +1024,7 @@ set_dir_attributes (struct job const *j, mode_t final_mode,
       error (0, errno, _("cannot access %s"), quoteaf (j->dst));
       return false;
     }
-  bool ok = set_attributes (j, -1, fd, final_mode, x);
+  bool ok = set_attributes (j, -1, fd, NULL, final_mode, x);
   if (0 <= fd)
     close (fd);
   return ok;

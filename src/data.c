@@ -135,6 +135,7 @@ struct mover
   size_t chunk;               /* bytes per offload call, adapted */
   bool chunk_fixed;           /* CPR_CHUNK_SIZE set the chunk: keep it */
   off_t size_hint;            /* offload below this offset, then read(2) */
+  bool src_regular;           /* SRC_FD can be read at an offset */
   bool dst_regular;           /* DST_FD can have holes */
   bool zeros;                 /* turn blocks of zeros into holes */
   off_t src_fpos;             /* SRC_FD's file offset, or -1 if unknown */
@@ -439,7 +440,11 @@ offload (struct mover *m, off_t pos, off_t end)
   size_t len = MIN (m->chunk, (uintmax_t) (end - pos));
   off_t in = pos;
   off_t out = pos;
-  long long start = now_ns ();
+  /* Only a call that the chunk cut short has a next one to size; the
+     clock is a system call under some hypervisors, once per small file
+     of a tree.  */
+  bool timed = len == m->chunk && !m->chunk_fixed;
+  long long start = timed ? now_ns () : 0;
   ssize_t n = (m->method == M_COPY_RANGE
                ? copy_range (m->src_fd, &in, m->dst_fd, &out, len)
                : copy_file_range (m->src_fd, &in, m->dst_fd, &out, len, 0));
@@ -472,7 +477,7 @@ offload (struct mover *m, off_t pos, off_t end)
              quoteaf_n (0, m->src_name), quoteaf_n (1, m->dst_name));
       return -1;
     }
-  if (n == len && !m->chunk_fixed)
+  if (n == len && timed)
     adapt_chunk (m, now_ns () - start);
   if (m->method == M_COPY_RANGE)
     m->report->copy_range = true;
@@ -492,6 +497,19 @@ reached (struct mover const *m, off_t pos)
     m->watch->reached (m->watch->arg, pos);
 }
 
+/* Whether M's offload has copied its source to the end: the kernel
+   stopped at the size fstat gave, and a read there finds nothing.  One
+   pread(2), no seek: GNU cp asks as cheaply, with a copy_file_range call
+   that returns 0.  If the read fails, or finds bytes (a /proc file, or a
+   source that grew), read_write goes on from POS and says what failed.  */
+static bool
+offload_done (struct mover const *m, off_t pos)
+{
+  char byte;
+  return (m->method != M_READ_WRITE && m->src_regular
+          && pread (m->src_fd, &byte, 1, pos) == 0);
+}
+
 /* Copy [*POS, END) of M's source to the same offsets of its destination,
    or up to the source's end if that comes first, advancing *POS.  */
 static bool
@@ -500,8 +518,10 @@ copy_extent (struct mover *m, off_t *pos, off_t end)
   while (*pos < end)
     {
       ssize_t n;
-      if (m->method == M_READ_WRITE || m->size_hint <= *pos)
+      if (m->method == M_READ_WRITE)
         n = read_write (m, *pos, end);
+      else if (m->size_hint <= *pos)
+        n = offload_done (m, *pos) ? 0 : read_write (m, *pos, end);
       else
         {
           n = offload (m, *pos, end);
@@ -693,7 +713,8 @@ copy_contents (struct mover *m, struct stat const *src_st,
 
 bool
 copy_data (int src_fd, char const *src_name, struct stat const *src_st,
-           int dst_fd, char const *dst_name, off_t start,
+           int dst_fd, char const *dst_name, struct stat const *dst_st,
+           off_t start,
            struct data_options const *opts,
            struct data_watch const *watch, struct data_report *report)
 {
@@ -706,6 +727,7 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
                  : M_COPY_RANGE),
       .chunk = CHUNK_START,
       .size_hint = S_ISREG (src_st->st_mode) ? src_st->st_size : 0,
+      .src_regular = S_ISREG (src_st->st_mode),
       .src_fpos = 0, .dst_fpos = 0, .dst_size = start,
       .offload_how = -1, .start = start, .watch = watch, .report = report,
     };
@@ -720,14 +742,8 @@ copy_data (int src_fd, char const *src_name, struct stat const *src_st,
       m.chunk_fixed = true;
     }
 
-  struct stat dst_st;
-  if (fstat (dst_fd, &dst_st) != 0)
-    {
-      error (0, errno, _("cannot fstat %s"), quoteaf (dst_name));
-      return false;
-    }
-  m.dst_regular = S_ISREG (dst_st.st_mode);
-  m.hole_size = ST_BLKSIZE (dst_st);
+  m.dst_regular = S_ISREG (dst_st->st_mode);
+  m.hole_size = ST_BLKSIZE (*dst_st);
 
   bool ok = copy_contents (&m, src_st, opts);
   /* Zeros were sought where read and write copied, or were to.  */

@@ -71,11 +71,12 @@ struct data_watch
    --copy-contents) to DST_FD (open for writing, positioned at 0), from
    offset START on: the caller has made the destination START bytes long,
    holding the source's first START bytes (0: truncated or created).
-   SRC_ST is SRC_FD's fstat.  Sets the destination's final size (including
-   a trailing hole).  Tell WATCH, unless NULL, how far the copy got.  On
-   failure, diagnose once, GNU cp's way, and return false.  */
+   SRC_ST and DST_ST are their fstat.  Sets the destination's final size
+   (including a trailing hole).  Tell WATCH, unless NULL, how far the copy
+   got.  On failure, diagnose once, GNU cp's way, and return false.  */
 bool copy_data (int src_fd, char const *src_name, struct stat const *src_st,
-                int dst_fd, char const *dst_name, off_t start,
+                int dst_fd, char const *dst_name,
+                struct stat const *dst_st, off_t start,
                 struct data_options const *opts,
                 struct data_watch const *watch, struct data_report *report);
 

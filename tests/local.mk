@@ -72,6 +72,8 @@ HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
+# System calls per file of a tree, against GNU cp's (strace).
+HOST_TESTS += tests/cpr/calls.sh
 
 # copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
 # patches 0004-0007), xfs clones through the VFS's remap step (0009).

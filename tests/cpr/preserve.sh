@@ -35,6 +35,8 @@ setup_tree ()
   mkdir sgdir && chmod 2775 sgdir && printf 'x\n' > sgdir/x &&
   ln -s f644 sym && ln f644 hard &&
   printf 'existing\n' > existing && chmod 604 existing &&
+  printf 'mine\n' > mine &&
+  printf 'set-user-ID\n' > suid-dest && chmod 4755 suid-dest &&
   mkdir dest && chmod 750 dest &&
   if test "$(id -u)" = 0; then
     chown 1234:5678 f644 f600 d d/file sym &&
@@ -78,6 +80,14 @@ for mask in 000 002 022 027 077 777; do
   cpr_case --cr-umask=$mask -r d sticky sgdir new
   cpr_case --cr-umask=$mask -p suid sgid f777 dest
   cpr_case --cr-umask=$mask f777 existing
+done
+
+# An existing destination that already has its source's owner and
+# group: GNU cp leaves the owner alone, so the set-user-ID bit that a
+# chown would clear stays where the mode is not copied.
+for opt in --preserve=ownership -a '-a --no-preserve=mode' \
+    '--preserve=ownership,timestamps'; do
+  cpr_case $opt mine suid-dest
 done
 
 # New directories created inside a set-group-ID one.
