@@ -10,7 +10,9 @@ EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-results.csv \
 # guest boots of over half an hour each under TCG (BENCH_BOOTS=1 for
 # one); see doc/bench.md and the comments in bench/run.
 .PHONY: bench
-bench: $(bin_PROGRAMS)
+# The test shim is cpr-nomark's (bench/guest): cpr without the mark of a
+# partial copy.
+bench: $(bin_PROGRAMS) tests/cpr-data/shim.so
 	$(srcdir)/bench/run --builddir '$(abs_top_builddir)' \
 	  --srcdir '$(abs_top_srcdir)'
 
