@@ -28,6 +28,10 @@ make_tree ()
   done
 }
 make_tree small 10 && make_tree big 60 || framework_failure_
+# Where the file system clones, GNU cp's one FICLONE per file is all its
+# data calls; the comparison is for copies that move the data.
+"$CR_REF" --reflink=always small/d0/f0 clone-probe 2> /dev/null \
+  && skip_ "the test directory's file system clones files (FICLONE)"
 
 # strace -c's last line: "100.00 SECONDS USECS/CALL CALLS [ERRORS] total".
 total_calls ()
@@ -44,13 +48,15 @@ per_file ()
     || { echo "$1 -a big copy failed"; return 1; }
   b=$(total_calls) &&
   test -n "$a" && test -n "$b" &&
-  echo $(((b - a) / 50))
+  echo $((b - a))
 }
 
+# The calls for the 50 more files of the big tree.
 ref=$(per_file "$CR_REF") || framework_failure_
 new=$(per_file cpr) || fail=1
-echo "system calls per file of a tree, -a: GNU cp $ref, cpr $new"
+each="GNU cp $(echo $ref | awk '{ print $1 / 50 }'), cpr $(echo $new | awk '{ print $1 / 50 }')"
+echo "system calls per file of a tree, -a: $each"
 test "$new" -le "$ref" \
-  || { echo "cpr makes $new system calls per file, GNU cp $ref"; fail=1; }
+  || { echo "cpr makes more system calls per file than GNU cp: $each"; fail=1; }
 
 Exit $fail
