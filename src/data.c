@@ -83,8 +83,13 @@
    the next chunk to what the measured rate moves in 100 ms (at least
    twice the chunk): a page-cache copy settles near 100 ms a call, while
    a clone, whose 16 MiB take a millisecond, gets the rest of a 1 GiB
-   file in its second call, as GNU cp's single FICLONE would.  A chunk
-   that took over 250 ms is halved.  All within 1 MiB .. 1 GiB.  A copy
+   file in its second call, as GNU cp's single FICLONE would.  Not
+   always: timed under strace, or with a busy host, a first clone of
+   16 MiB took a few milliseconds and the rest needed two more calls.
+   So a full chunk that moved 16 MiB in 5 ms or faster, a rate that
+   only a clone reaches under emulation, sets the next chunk to 1 GiB
+   at once; a copy that fast anywhere still returns from 1 GiB within
+   about a third of a second.  A chunk that took over 250 ms is halved.  All within 1 MiB .. 1 GiB.  A copy
    thus makes progress several times a second, whatever the filesystem,
    and a clone needs few calls.  */
 enum
@@ -94,6 +99,7 @@ enum
   CHUNK_MAX = 1 << 30,
 };
 #define CHUNK_FAST_NS (50 * 1000 * 1000)
+#define CHUNK_CLONE_NS (5 * 1000 * 1000)     /* per CHUNK_START bytes */
 #define CHUNK_AIM_NS (100 * 1000 * 1000)
 #define CHUNK_SLOW_NS (250 * 1000 * 1000)
 
@@ -298,7 +304,9 @@ adapt_chunk (struct mover *m, long long elapsed)
     {
       /* Scale in double: a chunk times a ratio can exceed size_t's
          range on 32-bit hosts before the cap applies.  */
-      double aim = (double) m->chunk * CHUNK_AIM_NS / MAX (elapsed, 1);
+      double rate = (double) m->chunk / MAX (elapsed, 1);
+      double aim = (rate * CHUNK_CLONE_NS >= CHUNK_START ? CHUNK_MAX
+                    : rate * CHUNK_AIM_NS);
       size_t next = aim < CHUNK_MAX ? aim : CHUNK_MAX;
       next -= next % CHUNK_MIN;
       m->chunk = MIN (MAX (next, 2 * m->chunk), CHUNK_MAX);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The offload chunk adapts to how long each call takes: it starts at
 # 16 MiB; after a full chunk that took under 50 ms the next is what the
-# measured rate moves in 100 ms (at least twice the chunk); a chunk that
-# took over 250 ms is halved; all within 1 MiB .. 1 GiB.  The shim makes each call seem
-# to take a set time, so the sequence of lengths asked for is exact.
+# measured rate moves in 100 ms (at least twice the chunk), or 1 GiB if
+# the rate is a clone's (16 MiB in 5 ms or less); a chunk that took over
+# 250 ms is halved; all within 1 MiB .. 1 GiB.  The shim makes each call
+# seem to take a set time, so the sequence of lengths asked for is exact.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -32,6 +33,19 @@ lengths_ ()
 # most, and gets the rest.
 echo '16 1024 ' > exp || framework_failure_
 lengths_ 1000000 $((60 * M)) > out
+compare exp out || fail=1
+
+# 5 ms a call, as a clone under strace or on a busy host: 16 MiB at that
+# rate is a clone's, and the second call asks for 1 GiB (100 ms at that
+# rate would be 320 MiB, and a third call).
+echo '16 1024 ' > exp || framework_failure_
+lengths_ 5000000 $((600 * M)) > out
+compare exp out || fail=1
+
+# 6 ms: a page-cache copy could be that fast: 16, then 266 (100 ms),
+# then 1 GiB.
+echo '16 266 1024 ' > exp || framework_failure_
+lengths_ 6000000 $((600 * M)) > out
 compare exp out || fail=1
 
 # 10 ms a call: 16, then 160 (100 ms at that rate), then 1 GiB, which
