@@ -402,10 +402,14 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   bool symlink = S_ISLNK (j->src_st.st_mode);
   mode_t src_mode = j->src_st.st_mode;
   enum owner_result owner = OWNER_KEPT;
-  /* A chown to the owner a file has still clears its set-ID bits, and
-     costs a metadata update (a round trip on NFS): as GNU cp, skip it
-     when the copy already has its source's owner and group.  */
-  if (x->preserve_ownership && !same_owner (dst_st, &j->src_st))
+  /* A new copy that already has its source's owner and group needs no
+     chown, which would cost a metadata update (a round trip on NFS);
+     GNU cp skips it too.  An existing destination is given its owner
+     all the same: the chown clears the set-ID bits of its old mode,
+     which GNU cp leaves, with -a even on a copy of a file that has
+     none.  */
+  if (x->preserve_ownership
+      && !(j->new_dst && same_owner (dst_st, &j->src_st)))
     {
       if (!j->new_dst && x->preserve_mode && !symlink
           && !restrict_before_chown (j, dst_fd))

@@ -82,13 +82,29 @@ for mask in 000 002 022 027 077 777; do
   cpr_case --cr-umask=$mask f777 existing
 done
 
-# An existing destination that already has its source's owner and
-# group: GNU cp leaves the owner alone, so the set-user-ID bit that a
-# chown would clear stays where the mode is not copied.
-for opt in --preserve=ownership -a '-a --no-preserve=mode' \
-    '--preserve=ownership,timestamps'; do
-  cpr_case $opt mine suid-dest
-done
+# An existing set-user-ID destination that already has its source's
+# owner and group.  GNU cp 9.1 leaves its owner alone and so keeps the
+# set-user-ID bit: -a gives a copy of a mode 644 file mode 4644.  cpr
+# sets the owner all the same, which clears the set-ID bits: -a gives
+# the source's 644, and a copy that keeps the old mode keeps it without
+# them.  Checked on its own, not against GNU cp.
+check_setid_ ()
+{
+  rm -rf setid && mkdir setid && (cd setid && setup_tree) \
+    || framework_failure_
+  (cd setid && cpr $1 mine suid-dest) || fail=1
+  got=$(stat -c %a setid/suid-dest) || fail=1
+  ref=$(cd setid && chmod 4755 suid-dest && "$CR_REF" $1 mine suid-dest \
+        && stat -c %a suid-dest)
+  test "$got" = "$2" || {
+    echo "cpr $1 onto a set-user-ID file: mode $got, not $2 (GNU cp: $ref)"
+    fail=1
+  }
+}
+check_setid_ -a 644
+check_setid_ --preserve=ownership,timestamps 755
+check_setid_ --preserve=ownership 755
+check_setid_ '-a --no-preserve=mode' 755
 
 # New directories created inside a set-group-ID one.
 cpr_case -r d sgdir
