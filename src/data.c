@@ -89,9 +89,10 @@
    So a full chunk that moved 16 MiB in 5 ms or faster, a rate that
    only a clone reaches under emulation, sets the next chunk to 1 GiB
    at once; a copy that fast anywhere still returns from 1 GiB within
-   about a third of a second.  A chunk that took over 250 ms is halved.  All within 1 MiB .. 1 GiB.  A copy
-   thus makes progress several times a second, whatever the filesystem,
-   and a clone needs few calls.  */
+   about a third of a second.  A chunk that took over 250 ms is
+   halved.  All within 1 MiB .. 1 GiB.  A copy thus makes progress
+   several times a second, whatever the filesystem, and a clone needs
+   few calls.  */
 enum
 {
   CHUNK_MIN = 1 << 20,

@@ -54,9 +54,12 @@ per_file ()
 # The calls for the 50 more files of the big tree.
 ref=$(per_file "$CR_REF") || framework_failure_
 new=$(per_file cpr) || fail=1
-each="GNU cp $(echo $ref | awk '{ print $1 / 50 }'), cpr $(echo $new | awk '{ print $1 / 50 }')"
+each="GNU cp $(awk "BEGIN { print $ref / 50 }")"
+each="$each, cpr $(awk "BEGIN { print $new / 50 }")"
 echo "system calls per file of a tree, -a: $each"
-test "$new" -le "$ref" \
-  || { echo "cpr makes more system calls per file than GNU cp: $each"; fail=1; }
+test "$new" -le "$ref" || {
+  echo "cpr makes more system calls per file than GNU cp: $each"
+  fail=1
+}
 
 Exit $fail
