@@ -29,49 +29,42 @@ lengths_ ()
   awk '$1 == "copy_range" && 0 < $5 { printf "%s ", $4 / '$M' } END { print "" }' log
 }
 
+# expect_ 'LENGTHS' NS SIZE: the calls of lengths_ NS SIZE ask for
+# LENGTHS, in MiB.
+expect_ ()
+{
+  echo "$1 " > exp || framework_failure_
+  lengths_ $2 $3 > out
+  compare exp out || fail=1
+}
+
 # A clone's speed (1 ms a call): the second call asks for 1 GiB, the
 # most, and gets the rest.
-echo '16 1024 ' > exp || framework_failure_
-lengths_ 1000000 $((60 * M)) > out
-compare exp out || fail=1
+expect_ '16 1024' 1000000 $((60 * M))
 
 # 5 ms a call, as a clone under strace or on a busy host: 16 MiB at that
 # rate is a clone's, and the second call asks for 1 GiB (100 ms at that
 # rate would be 320 MiB, and a third call).
-echo '16 1024 ' > exp || framework_failure_
-lengths_ 5000000 $((600 * M)) > out
-compare exp out || fail=1
+expect_ '16 1024' 5000000 $((600 * M))
 
 # 6 ms: a page-cache copy could be that fast: 16, then 266 (100 ms),
 # then 1 GiB.
-echo '16 266 1024 ' > exp || framework_failure_
-lengths_ 6000000 $((600 * M)) > out
-compare exp out || fail=1
+expect_ '16 266 1024' 6000000 $((600 * M))
 
 # 10 ms a call: 16, then 160 (100 ms at that rate), then 1 GiB, which
 # gets the last 24 MiB.
-echo '16 160 1024 ' > exp || framework_failure_
-lengths_ 10000000 $((200 * M)) > out
-compare exp out || fail=1
+expect_ '16 160 1024' 10000000 $((200 * M))
 
 # 40 ms a call: 16, 40 (100 ms at that rate), 100, 250 (the last 44).
-echo '16 40 100 250 ' > exp || framework_failure_
-lengths_ 40000000 $((200 * M)) > out
-compare exp out || fail=1
+expect_ '16 40 100 250' 40000000 $((200 * M))
 
 # 45 ms: 35 MiB (whole MiB of the 35.6 that 100 ms moves), then 77.
-echo '16 35 77 ' > exp || framework_failure_
-lengths_ 45000000 $((119 * M)) > out
-compare exp out || fail=1
+expect_ '16 35 77' 45000000 $((119 * M))
 
 # Slow calls (300 ms): halved down to 1 MiB, and no lower.
-echo '16 8 4 2 1 1 1 ' > exp || framework_failure_
-lengths_ 300000000 $((33 * M)) > out
-compare exp out || fail=1
+expect_ '16 8 4 2 1 1 1' 300000000 $((33 * M))
 
 # In between (100 ms): kept.
-echo '16 16 16 ' > exp || framework_failure_
-lengths_ 100000000 $((40 * M)) > out
-compare exp out || fail=1
+expect_ '16 16 16' 100000000 $((40 * M))
 
 Exit $fail
