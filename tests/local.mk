@@ -74,6 +74,8 @@ check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
 # System calls per file of a tree, against GNU cp's (strace).
 HOST_TESTS += tests/cpr/calls.sh
+# What the tests that trace cpr beside GNU cp check first.
+EXTRA_DIST += tests/trace-lib.sh
 
 # copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
 # patches 0004-0007), xfs clones through the VFS's remap step (0009).

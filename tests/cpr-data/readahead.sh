@@ -11,10 +11,7 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0
 
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
-command -v strace > /dev/null || skip_ "strace is needed"
-strace -o /dev/null true 2> /dev/null || skip_ "strace cannot trace here"
+. "$srcdir/tests/trace-lib.sh"
 
 # advice_ PROG SRC: the advice PROG gives on SRC when it copies it to dst,
 # one line per call: "OFFSET LEN ADVICE".  strace -y names each descriptor

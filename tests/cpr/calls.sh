@@ -12,10 +12,7 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0
 
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
-command -v strace > /dev/null || skip_ "strace is needed"
-strace -o /dev/null true 2> /dev/null || skip_ "strace cannot trace here"
+. "$srcdir/tests/trace-lib.sh"
 
 # make_tree DIR N: N files of a few KiB, five to a folder.
 make_tree ()
