@@ -43,6 +43,7 @@
 #include "copy-range.h"
 #include "error.h"
 #include "full-write.h"
+#include "gethrxtime.h"
 #include "gettext.h"
 #include "intprops.h"
 #include "minmax.h"
@@ -297,14 +298,6 @@ offload_refused (int err)
     }
 }
 
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Adapt M's chunk to ELAPSED nanoseconds spent on a call that moved a
    whole chunk; see CHUNK_START.  */
 static void
@@ -462,7 +455,7 @@ offload (struct mover *m, off_t pos, off_t end)
      clock is a system call under some hypervisors, once per small file
      of a tree.  */
   bool timed = len == m->chunk && !m->chunk_fixed;
-  long long start = timed ? now_ns () : 0;
+  long long start = timed ? gethrxtime () : 0;
   ssize_t n = (m->method == M_COPY_RANGE
                ? copy_range (m->src_fd, &in, m->dst_fd, &out, len)
                : copy_file_range (m->src_fd, &in, m->dst_fd, &out, len, 0));
@@ -496,7 +489,7 @@ offload (struct mover *m, off_t pos, off_t end)
       return -1;
     }
   if (n == len && timed)
-    adapt_chunk (m, now_ns () - start);
+    adapt_chunk (m, gethrxtime () - start);
   if (m->method == M_COPY_RANGE)
     m->report->copy_range = true;
   else

@@ -40,6 +40,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "gethrxtime.h"
+
 /* How often at most the offset in a mark is brought up to date: often
    enough that little is copied twice after an interruption, seldom
    enough that the xattr writes (a round trip each on NFS) cost nothing
@@ -48,14 +50,6 @@
 
 /* The longest mark value that can make sense.  */
 enum { MARK_MAX = 160 };
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int
 partial_get (int fd, struct partial_mark *m)
@@ -110,7 +104,7 @@ write_mark (struct partial *p)
                     m->dev, m->ino, (uintmax_t) m->size, sec < 0 ? "-" : "",
                     sec < 0 ? - (uintmax_t) sec : (uintmax_t) sec,
                     (uintmax_t) m->mtime.tv_nsec, (uintmax_t) m->offset);
-  p->written_ns = now_ns ();
+  p->written_ns = gethrxtime ();
   return fsetxattr (p->fd, PARTIAL_XATTR, buf, n, 0);
 }
 
@@ -169,7 +163,7 @@ partial_reached (void *arg, off_t pos)
 {
   struct partial *p = arg;
   if (p->fd < 0 || pos == p->mark.offset
-      || now_ns () - p->written_ns < PARTIAL_UPDATE_NS)
+      || gethrxtime () - p->written_ns < PARTIAL_UPDATE_NS)
     return;
   p->mark.offset = pos;
   write_mark (p);

@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "gethrxtime.h"
 #include "gettext.h"
 #include "human.h"
 #include "minmax.h"
@@ -111,14 +112,6 @@ static struct
 } p = { .method = -1 };
 
 static volatile sig_atomic_t winch;
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* SIGWINCH: only note it; the next redraw reads the new width.  */
 static void
@@ -362,7 +355,7 @@ draw (long long now)
 static void
 tick (void)
 {
-  long long now = now_ns ();
+  long long now = gethrxtime ();
   if (REDRAW_NS <= now - p.last_draw_ns)
     draw (now);
 }
@@ -395,7 +388,7 @@ progress_start (enum progress_when when)
       sigemptyset (&sa.sa_mask);
       sigaction (SIGWINCH, &sa, NULL);
     }
-  p.start_ns = p.last_draw_ns = now_ns ();
+  p.start_ns = p.last_draw_ns = gethrxtime ();
   push_sample (p.start_ns);
   error_print_progname = error_prefix;
 }
@@ -476,7 +469,7 @@ progress_resume (void)
     return;
   fflush (stdout);
   if (p.hidden)
-    draw (now_ns ());
+    draw (gethrxtime ());
 }
 
 /* The summary's "; 0 bytes moved: cloned": the bytes that went through
@@ -522,7 +515,7 @@ progress_finish (void)
 {
   if (!p.active)
     return;
-  long long now = now_ns ();
+  long long now = gethrxtime ();
   long long elapsed = now - p.start_ns;
   char line[LINE_MAX_BYTES], time_s[32];
   size_buf size_s, rate_s;
