@@ -451,10 +451,11 @@ offload (struct mover *m, off_t pos, off_t end)
   size_t len = MIN (m->chunk, (uintmax_t) (end - pos));
   off_t in = pos;
   off_t out = pos;
-  /* Only a call that the chunk cut short has a next one to size; the
-     clock is a system call under some hypervisors, once per small file
-     of a tree.  */
-  bool timed = len == m->chunk && !m->chunk_fixed;
+  /* Only a call that the chunk cuts short of the source's end has a
+     next one to size; the clock is a system call under some
+     hypervisors, once per small file of a tree.  */
+  bool timed = (len == m->chunk && !m->chunk_fixed
+                && len < (uintmax_t) (m->size_hint - pos));
   long long start = timed ? gethrxtime () : 0;
   ssize_t n = (m->method == M_COPY_RANGE
                ? copy_range (m->src_fd, &in, m->dst_fd, &out, len)

@@ -55,7 +55,8 @@ struct partial
 {
   int fd;                       /* the destination; -1: it is not marked */
   struct partial_mark mark;
-  long long written_ns;         /* when the mark was last written */
+  long long written_ns;         /* when its offset was last updated,
+                                   or 0 before the first update */
   bool write_added;             /* the owner got write permission for it */
   mode_t mode;                  /* the mode to give back then */
 };
@@ -85,8 +86,8 @@ void partial_resumed (struct partial *p, struct stat const *src_st,
                       mode_t dst_mode);
 
 /* The destination of the partial *ARG (a struct partial) holds the
-   first POS bytes of its source: write that down, at most once a
-   second.  A callback of the data mover; errors leave the older (lower)
+   first POS bytes of its source: write that down, at once the first
+   time (unless the copy is done), then at most once a second.  A callback of the data mover; errors leave the older (lower)
    offset in place, which is safe.  */
 void partial_reached (void *arg, off_t pos);
 

@@ -58,7 +58,11 @@
                         system without user xattrs (ENOTSUP), or a copy
                         killed at that call.  With CPR_SHIM_LOG, these
                         calls on user.* names are logged too, as
-                        "OP NAME - SIZE RESULT ERRNO".  */
+                        "OP NAME - SIZE RESULT ERRNO".
+   CPR_SHIM_CLOCK_LOG=FILE
+                        append a line "clock" for each read of
+                        CLOCK_MONOTONIC (apart from CPR_SHIM_LOG, whose
+                        lines some tests count as written bytes).  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -100,6 +104,7 @@ static struct rule rules[MAX_RULES];
 static int n_rules;
 static bool emulate;
 static int log_fd = -1;
+static int clock_log_fd = -1;   /* CPR_SHIM_CLOCK_LOG's, or -1 */
 static bool ready;
 static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
 static long long fake_clock_ns = 1000000000;
@@ -190,6 +195,9 @@ setup (void)
   s = getenv ("CPR_SHIM_LOG");
   if (s && *s)
     log_fd = open (s, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  s = getenv ("CPR_SHIM_CLOCK_LOG");
+  if (s && *s)
+    clock_log_fd = open (s, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
   s = getenv ("CPR_SHIM_CALL_NS");
   if (s && *s)
     call_ns = strtoll (s, NULL, 10);
@@ -466,6 +474,8 @@ int
 clock_gettime (clockid_t id, struct timespec *ts)
 {
   setup ();
+  if (id == CLOCK_MONOTONIC && 0 <= clock_log_fd)
+    real_write (clock_log_fd, "clock\n", 6);
   if (id == CLOCK_MONOTONIC && 0 <= call_ns)
     {
       ts->tv_sec = fake_clock_ns / 1000000000;
