@@ -624,6 +624,15 @@ warn_unmarkable (char const *name, int err)
          quoteaf (name), strerror (err));
 }
 
+/* The file system that last said it cannot hold a mark (tmpfs before
+   Linux 6.6, an NFS server without user xattrs): the files after the
+   first on it are copied unmarked without a failing call each.  */
+static struct unmarkable
+{
+  bool known;
+  dev_t dev;
+} unmarkable;
+
 /* Marking J->dst as a partial copy failed with ERR.  The copy goes on
    unmarked, as GNU cp makes it; only --continue, which was asked to
    make interrupted copies resumable, says so.  */
@@ -685,8 +694,15 @@ begin_data (struct job const *j, int dst_fd, struct stat const *dst_st,
   bool matched = false;
   if (kept)
     *start = resume_offset (j, dst_fd, dst_st, src_st, &matched, x);
-  if (partial_begin (mark, dst_fd, src_st, *start) != 0)
-    mark_failed (j, errno, x);
+  if (unmarkable.known && dst_st->st_dev == unmarkable.dev)
+    ;
+  else if (partial_begin (mark, dst_fd, src_st, *start) != 0)
+    {
+      if (partial_unsupported (errno))
+        unmarkable = (struct unmarkable) { .known = true,
+                                           .dev = dst_st->st_dev };
+      mark_failed (j, errno, x);
+    }
   else if (matched)
     partial_resumed (mark, src_st, dst_st->st_mode);
   if (kept && *start < dst_st->st_size && ftruncate (dst_fd, *start) != 0)

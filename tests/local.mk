@@ -261,7 +261,8 @@ EXTRA_DIST += tests/cpr-data/lib.sh
 HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
   tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
   tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh \
-  tests/cpr-data/readahead.sh tests/cpr-data/clock.sh
+  tests/cpr-data/readahead.sh tests/cpr-data/clock.sh \
+  tests/cpr-data/unmarkable.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
   tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
   tests/cpr-guest/unprivileged.sh
