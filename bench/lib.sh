@@ -221,6 +221,19 @@ record_calls() {
 # us_to_s US: microseconds as seconds with 6 decimals.
 us_to_s() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
 
+# rotate N WORD...: the WORDs, one a line, from the (N mod their
+# number)th on and round: run N of a round of tools starts with the next
+# tool, so that a drift within a round (the host writing back the
+# guest's disk images, say) does not always fall on the same tool.
+rotate() {
+  local n=$1 i
+  shift
+  local words=("$@")
+  for ((i = 0; i < $#; i++)); do
+    printf '%s\n' "${words[(n + i) % $#]}"
+  done
+}
+
 # record FS WORKLOAD TOOL RUN METRIC VALUE
 record() {
   echo "$BENCH_WHERE,$1,$2,$3,$BENCH_BOOT,$4,$5,$6" >> "$BENCH_RAW"

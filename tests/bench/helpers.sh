@@ -8,7 +8,7 @@
 # count_calls runs strace with a filter that this strace accepts and
 # that keeps read and write out of the trace, and record_calls records
 # the counts and the profile; timed measures a child's wall clock and
-# CPU time.
+# CPU time; rotate gives each run of a round of tools its own first.
 
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -164,5 +164,12 @@ test $((user + sys)) -le $((wall / 1000 + 10)) || { cat t; fail=1; }
 run_ 'timed true; record_times fs wl tool 1' || fail=1
 test "$(cut -d, -f7 raw.csv | tr '\n' ' ')" = "time_s user_s sys_s " || fail=1
 test "$(cut -d, -f1-6 raw.csv | sort -u)" = "here,fs,wl,tool,1,1" || fail=1
+
+# rotate: run N of a round starts with the next tool, and every tool
+# comes once.
+test "$(run_ 'rotate 0 cpr gnu busybox' | tr '\n' ' ')" = "cpr gnu busybox " || fail=1
+test "$(run_ 'rotate 1 cpr gnu busybox' | tr '\n' ' ')" = "gnu busybox cpr " || fail=1
+test "$(run_ 'rotate 5 cpr gnu busybox' | tr '\n' ' ')" = "busybox cpr gnu " || fail=1
+test "$(run_ 'rotate 3 cpr' | tr '\n' ' ')" = "cpr " || fail=1
 
 Exit $fail
