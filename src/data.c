@@ -92,8 +92,15 @@
    at once; a copy that fast anywhere still returns from 1 GiB within
    about a third of a second.  A chunk that took over 250 ms is
    halved.  All within 1 MiB .. 1 GiB.  A copy thus makes progress
-   several times a second, whatever the filesystem, and a clone needs
-   few calls.  */
+   several times a second, and a clone needs few calls.
+
+   On a file server (NFS, SMB, Ceph) these times are ten times as long,
+   so a call aims at a second.  There every call is a round trip, and
+   nfsd ends each COPY it runs in the background by syncing the range it
+   wrote: 16 calls for a 256 MiB file cost 16 syncs on the server where
+   GNU cp's single call costs one.  A longer call does not make cpr
+   slower to stop: the client's wait for a COPY ends at a signal, and it
+   cancels the copy on the server (OFFLOAD_CANCEL).  */
 enum
 {
   CHUNK_MIN = 1 << 20,
@@ -104,6 +111,7 @@ enum
 #define CHUNK_CLONE_NS (5 * 1000 * 1000)     /* per CHUNK_START bytes */
 #define CHUNK_AIM_NS (100 * 1000 * 1000)
 #define CHUNK_SLOW_NS (250 * 1000 * 1000)
+#define CHUNK_SERVER_SCALE 10
 
 /* A source longer than this is read with POSIX_FADV_SEQUENTIAL advice,
    as GNU cp reads every source: the kernel then reads ahead twice the
@@ -253,7 +261,7 @@ offload_beats_holes (struct mover const *m)
    never crosses filesystems; an offload that does is a copy), a copy on
    the server where it is a network filesystem, a copy in the kernel
    elsewhere.  An xfs without reflink shows as a clone, as above.
-   Worked out once per file, at its first offloaded chunk.  */
+   Worked out once per file, when first needed.  */
 static enum progress_method
 offload_method (struct mover *m)
 {
@@ -303,18 +311,20 @@ offload_refused (int err)
 static void
 adapt_chunk (struct mover *m, long long elapsed)
 {
-  if (elapsed < CHUNK_FAST_NS)
+  long long scale = (offload_method (m) == PROGRESS_SERVER
+                     ? CHUNK_SERVER_SCALE : 1);
+  if (elapsed < CHUNK_FAST_NS * scale)
     {
       /* Scale in double: a chunk times a ratio can exceed size_t's
          range on 32-bit hosts before the cap applies.  */
       double rate = (double) m->chunk / MAX (elapsed, 1);
       double aim = (rate * CHUNK_CLONE_NS >= CHUNK_START ? CHUNK_MAX
-                    : rate * CHUNK_AIM_NS);
+                    : rate * CHUNK_AIM_NS * scale);
       size_t next = aim < CHUNK_MAX ? aim : CHUNK_MAX;
       next -= next % CHUNK_MIN;
       m->chunk = MIN (MAX (next, 2 * m->chunk), CHUNK_MAX);
     }
-  else if (CHUNK_SLOW_NS < elapsed && CHUNK_MIN < m->chunk)
+  else if (CHUNK_SLOW_NS * scale < elapsed && CHUNK_MIN < m->chunk)
     m->chunk /= 2;
 }
 

@@ -62,7 +62,10 @@
    CPR_SHIM_CLOCK_LOG=FILE
                         append a line "clock" for each read of
                         CLOCK_MONOTONIC (apart from CPR_SHIM_LOG, whose
-                        lines some tests count as written bytes).  */
+                        lines some tests count as written bytes).
+   CPR_SHIM_FSTYPE=N    fstatfs reports f_type N (a number, 0x6969 for
+                        NFS) for a descriptor on a regular file: cpr
+                        takes it for a file on that kind of filesystem.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -76,6 +79,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +119,7 @@ static int xattr_op = -1;       /* CPR_SHIM_XATTR's OP; OP_COUNT for any */
 static int xattr_err;           /* its ERR */
 static long xattr_from = 1;     /* its N */
 static long xattr_calls;        /* calls of OP seen */
+static long fs_type = -1;       /* CPR_SHIM_FSTYPE, or -1 */
 
 static long (*real_syscall) (long, ...);
 static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
@@ -220,6 +225,9 @@ setup (void)
       if (*end || grow_hole < 0 || grow_data < 0)
         die_with ("cpr-shim: bad CPR_SHIM_GROW: ", s);
     }
+  s = getenv ("CPR_SHIM_FSTYPE");
+  if (s && *s)
+    fs_type = strtol (s, NULL, 0);
   s = getenv ("CPR_SHIM_XATTR");
   if (s && *s)
     {
@@ -489,6 +497,33 @@ clock_gettime (clockid_t id, struct timespec *ts)
   if (!real_clock_gettime)
     real_clock_gettime = dlsym (RTLD_NEXT, "clock_gettime");
   return real_clock_gettime (id, ts);
+}
+
+int
+fstatfs (int fd, struct statfs *buf)
+{
+  setup ();
+  static int (*real_fstatfs) (int, struct statfs *);
+  if (!real_fstatfs)
+    real_fstatfs = dlsym (RTLD_NEXT, "fstatfs");
+  int r = real_fstatfs (fd, buf);
+  if (r == 0 && 0 <= fs_type && regular (fd))
+    buf->f_type = fs_type;
+  return r;
+}
+
+/* The same, for a cpr built with 64-bit offsets on a 32-bit system.  */
+int
+fstatfs64 (int fd, struct statfs64 *buf)
+{
+  setup ();
+  static int (*real_fstatfs64) (int, struct statfs64 *);
+  if (!real_fstatfs64)
+    real_fstatfs64 = dlsym (RTLD_NEXT, "fstatfs64");
+  int r = real_fstatfs64 (fd, buf);
+  if (r == 0 && 0 <= fs_type && regular (fd))
+    buf->f_type = fs_type;
+  return r;
 }
 
 /* Whether CPR_SHIM_XATTR fails this call of OP on NAME; set errno then,
