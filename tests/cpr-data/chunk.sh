@@ -14,8 +14,6 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 
-emulate=
-kernel_has_copy_range_ || emulate=emulate
 M=1048576
 fstype=         # the f_type the shim reports: the real one
 
@@ -25,7 +23,7 @@ lengths_ ()
 {
   rm -f log dst
   head -c $2 /dev/zero > src || framework_failure_
-  with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=log \
+  with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=log \
     CPR_SHIM_CALL_NS=$1 CPR_SHIM_FSTYPE=$fstype cpr src dst || fail=1
   cmp src dst || fail=1
   tiles_ log $2 || fail=1

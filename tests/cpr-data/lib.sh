@@ -19,6 +19,12 @@ kernel_has_copy_range_ ()
   test -r /proc/kallsyms && grep -q ' [Tt] __[a-z0-9]*_sys_copy_range$' /proc/kallsyms
 }
 
+# emulate_: the value of CPR_SHIM_COPY_RANGE for a test that wants cpr's
+# copy_range calls wherever it runs: the shim emulates the system call on
+# a kernel without it, and lets the guest's own calls through.
+emulate_=
+kernel_has_copy_range_ || emulate_=emulate
+
 # tiles_ LOG SIZE: succeed if the bytes that the data calls in the shim's
 # LOG moved cover [0, SIZE) once each and in order: each call starts where
 # the previous one ended, whatever the method, so no byte is lost or

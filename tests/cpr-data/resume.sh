@@ -12,8 +12,6 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 
-emulate=
-kernel_has_copy_range_ || emulate=emulate
 if test -n "$COPYRANGE_GUEST"; then
   # A filesystem where copy_range copies in the kernel.
   dir=$(mktemp -d "${CR_MNT_EXT4?}/cpr-resume.XXXXXX") && cd "$dir" \
@@ -28,7 +26,7 @@ head -c $size /dev/urandom > src || framework_failure_
 run_ ()
 {
   rm -f $1.log
-  with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=$1.log \
+  with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=$1.log \
     CPR_SHIM_FAIL="$2" cpr --debug src $1.copy > $1.out || fail=1
   cmp src $1.copy || fail=1
   tiles_ $1.log $size || { cat $1.log; fail=1; }

@@ -25,8 +25,6 @@ command -v getfattr > /dev/null && command -v setfattr > /dev/null \
 : > probe && setfattr -n user.probe -v 1 probe 2> /dev/null \
   || skip_ "the test directory's file system has no user xattrs"
 
-emulate=
-kernel_has_copy_range_ || emulate=emulate
 mark=$partial_mark_
 
 # run_ LOG [VAR=VALUE]... cpr ARG...: run cpr with the shim logging its
@@ -41,7 +39,7 @@ run_ ()
   log_=$1; shift
   rm -f "$log_"
   $io_ ${io_:+"${log_%.log}.io"} env LD_PRELOAD="$shim_" \
-    CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=$log_ \
+    CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=$log_ \
     CPR_CHUNK_SIZE=1048576 CPR_SHIM_CALL_NS=1100000000 "$@"
   rc=$?
 }
@@ -216,7 +214,7 @@ test "$(first_at_ fail-cc.log copy_range)" = 1048576 || fail=1
 # more than once.
 head -c 10485760 /dev/urandom > ten || framework_failure_
 rm -f ten.copy
-with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_LOG=rate.log \
+with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=rate.log \
   CPR_CHUNK_SIZE=1048576 CPR_SHIM_CALL_NS=300000000 cpr ten ten.copy || fail=1
 cmp ten ten.copy || fail=1
 sets=$(grep -c "^fsetxattr $mark .* 0 0\$" rate.log)

@@ -19,8 +19,6 @@ command -v setfattr > /dev/null || skip_ "setfattr (attr) is needed"
 : > probe && setfattr -n user.probe -v 1 probe 2> /dev/null \
   || skip_ "the test directory's file system has no user xattrs"
 
-emulate=
-kernel_has_copy_range_ || emulate=emulate
 size=3145729
 head -c $size /dev/urandom > src || framework_failure_
 touch -m -d '2020-01-02 03:04:05.123456789' src || framework_failure_
@@ -33,7 +31,7 @@ for opt in "" " -a"; do
   for impl in ref cpr; do
     if test $impl = ref; then prog=$CR_REF; else prog=cpr; fi
     dst=dst${opt# }.$impl
-    with_shim_ CPR_SHIM_COPY_RANGE=$emulate CPR_SHIM_FAIL=$kill \
+    with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_FAIL=$kill \
       $prog $opt src $dst
     rc=$?
     test $rc = 137 || { echo "$prog $opt: status $rc, not killed"; fail=1; }
