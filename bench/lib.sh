@@ -92,8 +92,9 @@ verify() {
 }
 
 # count_calls TRACE-FILE CMD...: run CMD once more, untimed, under
-# strace, and set calls_cr, calls_ficlone and calls_cfr to the number of
-# copy_range, FICLONE and copy_file_range calls that succeeded, and
+# strace, with the variables of the array tool_env if set, and set
+# calls_cr, calls_ficlone and calls_cfr to the number of copy_range,
+# FICLONE and copy_file_range calls that succeeded, and
 # calls_failed to those of the three that failed (cpr's one-time probe
 # of copy_range, a FICLONE the filesystem refused, ...); and set the
 # profile of profile_trace in prof_startup_ms, prof_calls_ms,
@@ -108,7 +109,9 @@ verify() {
 count_calls() {
   local trace=$1
   shift
-  strace -f -qq -ttt -T --seccomp-bpf -o "$trace" -e 'trace=!read,write,pread64,pwrite64,openat,open,close,newfstatat,fstat,lstat,stat,statx,lseek,fadvise64,getdents64,mkdir,mkdirat,unlink,unlinkat,fchown,fchownat,lchown,chown,fchmod,fchmodat,chmod,utimensat,fgetxattr,flistxattr,fsetxattr,getxattr,lgetxattr,listxattr,llistxattr,lsetxattr,setxattr,fcntl,mmap,munmap,brk,mprotect,fallocate,ftruncate' \
+  # strace -E gives the tool its variables (tool_env) without an exec of
+  # env(1) in the trace, whose start-up would count as the tool's.
+  strace "${tool_env[@]/#/-E}" -f -qq -ttt -T --seccomp-bpf -o "$trace" -e 'trace=!read,write,pread64,pwrite64,openat,open,close,newfstatat,fstat,lstat,stat,statx,lseek,fadvise64,getdents64,mkdir,mkdirat,unlink,unlinkat,fchown,fchownat,lchown,chown,fchmod,fchmodat,chmod,utimensat,fgetxattr,flistxattr,fsetxattr,getxattr,lgetxattr,listxattr,llistxattr,lsetxattr,setxattr,fcntl,mmap,munmap,brk,mprotect,fallocate,ftruncate' \
     "$@" > /dev/null || die "strace $*: failed"
   read -r calls_cr calls_ficlone calls_cfr calls_failed <<< "$(count_trace "$trace")"
   read -r prof_startup_ms prof_calls_ms prof_between_ms prof_after_ms \
