@@ -116,7 +116,7 @@ main (int argc, char **argv)
       if (chunk && want > chunk)
         want = chunk;
       long r = syscall (__NR_copy_range, in, &pos_in, out, &pos_out,
-                        (size_t) want);
+                        (size_t) want, 0);
       calls++;
       if (r < 0)
         {

@@ -392,7 +392,7 @@ copy_call (enum op op, int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
 #ifdef COPY_RANGE_SYSCALL
   else if (op == OP_COPY_RANGE && !emulate)
     r = real_syscall (COPY_RANGE_SYSCALL, (long) fd_in, pos_in,
-                      (long) fd_out, pos_out, len, 0L);
+                      (long) fd_out, pos_out, len, (long) flags);
 #endif
   else
     r = real_copy_file_range (fd_in, pos_in, fd_out, pos_out, len, flags);
@@ -424,7 +424,7 @@ syscall (long number, ...)
      copy_range's: an invalid descriptor (cpr's probe) fails with EBADF.  */
   if (number == COPY_RANGE_SYSCALL)
     return copy_call (OP_COPY_RANGE, a[0], (off_t *) a[1], a[2],
-                      (off_t *) a[3], a[4], 0);
+                      (off_t *) a[3], a[4], a[5]);
 #endif
   return real_syscall (number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

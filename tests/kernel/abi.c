@@ -396,11 +396,14 @@ row_negative_offset (struct ctx *c)
 {
   int src = new_file (c, "src", SRC_SIZE, O_RDWR);
   int dst = new_file (c, "dst", 0, O_RDWR);
-  off_t in = -1, out = 0;
+  off_t in = -PAGE, out = 0;
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 1), EINVAL);
   in = 0;
   out = -PAGE;
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 1), EINVAL);
+  /* -1 plus 1 wraps past 2^64 first, as copy_file_range(2) finds.  */
+  in = -1;
+  CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 1), EOVERFLOW);
   close (src);
   close (dst);
   return PASS;
@@ -479,30 +482,109 @@ row_same_file_no_overlap (struct ctx *c)
 static enum result
 row_wraparound (struct ctx *c)
 {
-  /* One call copies at most MAX_RW_COUNT bytes: the count is clamped to
-     it first, so only offsets near LLONG_MAX can wrap.  */
-  off_t const max_rw = INT_MAX & ~((off_t) sysconf (_SC_PAGESIZE) - 1);
+  /* Only a range that wraps past 2^64 from either offset, whatever
+     MAX_RW_COUNT and the source's end would make of it.  */
   int src = new_file (c, "src", SRC_SIZE, O_RDWR);
   int dst = new_file (c, "dst", 0, O_RDWR);
   off_t in = 0, out = LLONG_MAX - 10;
-  CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 100), EOVERFLOW);
-  in = LLONG_MAX - 10, out = 0;
-  CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 100), EOVERFLOW);
-  in = 0, out = LLONG_MAX - max_rw + 1;
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, SIZE_MAX), EOVERFLOW);
-  /* One byte lower the clamped range fits; the size limit decides.  */
-  out = LLONG_MAX - max_rw;
-  ssize_t r = cr_copy_range (src, &in, dst, &out, SIZE_MAX);
-  CHECK (r == SRC_SIZE || (r < 0 && errno == EFBIG),
-         "at LLONG_MAX - MAX_RW_COUNT: returned %zd (%s), expected %d or"
-         " EFBIG", r, r < 0 ? strerror (errno) : "no error", SRC_SIZE);
-  /* Counts that wrap unclamped are clamped, then cut at the source's end,
+  in = 1, out = 0;
+  CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, SIZE_MAX), EOVERFLOW);
+  in = LLONG_MAX, out = 0;
+  CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, SIZE_MAX), EOVERFLOW);
+  CHECK (in == LLONG_MAX && out == 0 && cr_file_size (dst) == 0,
+         "a refused range moved an offset or wrote");
+  /* Counts that do not wrap are clamped, then cut at the source's end,
      as copy_file_range(2) does.  */
   in = 0, out = 0;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, SIZE_MAX), SRC_SIZE);
   in = 0, out = 0;
   CHECK_RET (cr_copy_range (src, &in, dst, &out, (size_t) LLONG_MAX + 1),
              SRC_SIZE);
+  close (src);
+  close (dst);
+  return PASS;
+}
+
+/* What copy_file_range(2) answers to IN, OUT and COUNT on a fresh pair of
+   files named NAME-src and NAME-dst: its return value or minus its errno;
+   *SIZE gets the destination's size after the call.  COPY_RANGE_CALL
+   asks copy_range(2) the same instead.  */
+static long long
+answer (struct ctx *c, char const *name, off_t in, off_t out, size_t count,
+        bool copy_range_call, off_t *size)
+{
+  char sname[64], dname[64];
+  snprintf (sname, sizeof sname, "%s-src", name);
+  snprintf (dname, sizeof dname, "%s-dst", name);
+  int src = new_file (c, sname, SRC_SIZE, O_RDWR);
+  int dst = new_file (c, dname, 0, O_RDWR);
+  errno = 0;
+  long long r = (copy_range_call
+                 ? cr_copy_range (src, &in, dst, &out, count)
+                 : copy_file_range (src, &in, dst, &out, count, 0));
+  if (r < 0)
+    r = -errno;
+  *size = cr_file_size (dst);
+  close (src);
+  close (dst);
+  return r;
+}
+
+/* The two calls answer alike near LLONG_MAX: past the source's end
+   nothing is copied, and a destination range beyond the largest file
+   fails; EOVERFLOW is only for ranges that wrap past 2^64.  */
+static enum result
+row_like_copy_file_range (struct ctx *c)
+{
+  static struct { off_t in, out; size_t count; int want; } const t[] = {
+    /* want: 0 for 0 bytes, -1 for an error, 1 for any answer */
+    { LLONG_MAX - 65536, 0, 65537, 0 },
+    { LLONG_MAX - 10, 0, 100, 0 },
+    { 0, LLONG_MAX - 65536, 65537, -1 },
+    { 0, LLONG_MAX - 10, 100, 1 },
+    { 0, LLONG_MAX, 1, -1 },
+  };
+  signal (SIGXFSZ, SIG_IGN);
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    {
+      off_t cfr_size, cr_size;
+      long long cfr = answer (c, "cfr", t[i].in, t[i].out, t[i].count,
+                              false, &cfr_size);
+      long long cr = answer (c, "cr", t[i].in, t[i].out, t[i].count,
+                             true, &cr_size);
+      CHECK (cfr == cr && cfr_size == cr_size,
+             "in %lld, out %lld, count %zu: copy_file_range gave %lld (%s),"
+             " size %lld; copy_range %lld (%s), size %lld",
+             (long long) t[i].in, (long long) t[i].out, t[i].count, cfr,
+             cfr < 0 ? strerrorname_np (-cfr) : "-", (long long) cfr_size,
+             cr, cr < 0 ? strerrorname_np (-cr) : "-", (long long) cr_size);
+      CHECK (t[i].want == 1 || (t[i].want == 0 ? cr == 0 : cr < 0),
+             "in %lld, out %lld, count %zu: copy_range gave %lld",
+             (long long) t[i].in, (long long) t[i].out, t[i].count, cr);
+    }
+  return PASS;
+}
+
+/* No flag is defined: any is EINVAL, before anything is done.  */
+static enum result
+row_unknown_flags (struct ctx *c)
+{
+  static unsigned int const flags[] = { 1, 2, 1u << 31, ~0u };
+  int src = new_file (c, "src", SRC_SIZE, O_RDWR);
+  int dst = new_file (c, "dst", 0, O_RDWR);
+  for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+    {
+      off_t in = 0, out = 0;
+      CHECK_ERRNO (cr_copy_range_flags (src, &in, dst, &out, SRC_SIZE,
+                                        flags[i]), EINVAL);
+      CHECK (in == 0 && out == 0, "flags %#x moved the offsets", flags[i]);
+      CHECK_ERRNO (cr_copy_range_flags (src, NULL, dst, NULL, SRC_SIZE,
+                                        flags[i]), EINVAL);
+    }
+  CHECK (cr_file_size (dst) == 0 && lseek (src, 0, SEEK_CUR) == 0
+         && lseek (dst, 0, SEEK_CUR) == 0,
+         "a call with unknown flags wrote or moved a file offset");
   close (src);
   close (dst);
   return PASS;
@@ -1034,7 +1116,9 @@ static struct
   { "bad offset pointer is EFAULT", row_bad_offset_pointer },
   { "same-file overlap is EINVAL", row_same_file_overlap },
   { "same-file copy without overlap", row_same_file_no_overlap },
-  { "range past LLONG_MAX is EOVERFLOW", row_wraparound },
+  { "range wrapping past 2^64 is EOVERFLOW", row_wraparound },
+  { "near LLONG_MAX as copy_file_range", row_like_copy_file_range },
+  { "unknown flags are EINVAL", row_unknown_flags },
   { "past s_maxbytes is EFBIG", row_s_maxbytes },
   { "RLIMIT_FSIZE is EFBIG with SIGXFSZ", row_rlimit_fsize },
   { "immutable destination is EPERM", row_immutable },

@@ -98,7 +98,7 @@ copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
             size_t count)
 {
   return syscall (NR_COPY_RANGE_I386, fd_in, pos_in, fd_out, pos_out,
-                  count);
+                  count, 0);
 }
 
 static void

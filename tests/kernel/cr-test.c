@@ -51,18 +51,26 @@ copyrange_kernel (void)
 }
 
 ssize_t
-cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
-               size_t count)
+cr_copy_range_flags (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+                     size_t count, unsigned int flags)
 {
 #ifdef __NR_copy_range
   static int known;
   if (!known)
     known = copyrange_kernel () ? 1 : -1;
   if (known > 0)
-    return syscall (__NR_copy_range, fd_in, pos_in, fd_out, pos_out, count);
+    return syscall (__NR_copy_range, fd_in, pos_in, fd_out, pos_out, count,
+                    flags);
 #endif
   errno = ENOSYS;
   return -1;
+}
+
+ssize_t
+cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
+               size_t count)
+{
+  return cr_copy_range_flags (fd_in, pos_in, fd_out, pos_out, count, 0);
 }
 
 bool

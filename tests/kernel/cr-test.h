@@ -26,8 +26,12 @@
 enum { CR_EXIT_PASS = 0, CR_EXIT_FAIL = 1, CR_EXIT_SKIP = 77,
        CR_EXIT_ERROR = 99 };
 
-/* The copy_range system call, or -1 with errno ENOSYS when this is not
-   the copyrange kernel (whose number 451 may be another call).  */
+/* The copy_range system call with FLAGS, or -1 with errno ENOSYS when
+   this is not the copyrange kernel (whose number 451 may be another
+   call); cr_copy_range passes no flags.  */
+ssize_t cr_copy_range_flags (int fd_in, off_t *pos_in, int fd_out,
+                             off_t *pos_out, size_t count,
+                             unsigned int flags);
 ssize_t cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
                        size_t count);
 

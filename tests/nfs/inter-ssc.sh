@@ -126,6 +126,38 @@ for export in "$CR_NFS_EXPORT_EXT4" "$CR_NFS_EXPORT_BTRFS"; do
   fi
 done
 
+# An inter-server COPY whose destination range wraps past 2^64: the
+# copy's vfs_copy_file_range() answers -EOVERFLOW, which nfsd must map to
+# NFS4ERR_INVAL as on the intra-server path, not log as a non-standard
+# errno (a WARN) and answer NFS4ERR_IO.
+scratch_dir_ "$CR_NFS_EXPORT_EXT4"
+chmod 755 "$dir" || framework_failure_ "chmod $dir"
+make_data_ "$dir/src" 65536
+chmod 644 "$dir/src" || framework_failure_ "chmod $dir/src"
+"$raw" -i "$dir/src" "$dir/dst-wrap" 0 18446744073709547520 1048576 \
+  > raw-out 2> raw-err
+st=$?
+echo "cr-raw-copy -i of a range that wraps past 2^64 (exit $st):"
+cat raw-out raw-err
+if test $st != 0; then
+  echo "FAIL: cr-raw-copy of the wrapping range failed"
+  fail=1
+else
+  case $(sed -n 2p raw-out) in
+    'COPY NFS4ERR_INVAL') ;;
+    'COPY NFS4_OK async')
+      case $(sed -n 3p raw-out) in
+        'OFFLOAD_STATUS done' | 'OFFLOAD_STATUS done NFS4ERR_INVAL 0') ;;
+        *) echo "FAIL: the wrapping copy did not end in NFS4ERR_INVAL"
+           fail=1 ;;
+      esac ;;
+    *) echo "FAIL: the wrapping copy was answered otherwise"; fail=1 ;;
+  esac
+fi
+got=$(stat -c %s "$dir/dst-wrap") || framework_failure_ "stat $dir/dst-wrap"
+test "$got" = 0 \
+  || { echo "FAIL: the wrapping copy wrote $got bytes"; fail=1; }
+
 dmesg > dmesg-after || framework_failure_ "dmesg"
 before=$(grep -Ec "$bugs" dmesg-before)
 after=$(grep -Ec "$bugs" dmesg-after)

@@ -1,12 +1,14 @@
 #!/bin/sh
-# A COPY whose offset plus count wraps loff_t is the client's error:
-# nfsd must answer NFS4ERR_INVAL, not log "non-standard errno" for the
-# -EOVERFLOW of vfs_copy_range() and answer NFS4ERR_IO.  The Linux NFS
-# client refuses such a copy itself, so tests/nfs/cr-raw-copy sends it:
-# a wrapping destination offset, a wrapping source offset, and a count
-# of 0 (to the source's end, which nfsd bounds at 4 MiB) at a wrapping
-# destination offset, on the btrfs and the ext4 export; then a small
-# copy that must go through with the right bytes.
+# A COPY whose offset plus count wraps past 2^64 (COPY's offsets are
+# 64-bit unsigned on the wire) is the client's error: nfsd must answer
+# NFS4ERR_INVAL, not log "non-standard errno" for the -EOVERFLOW of
+# vfs_copy_range() and answer NFS4ERR_IO.  The Linux NFS client refuses
+# such a copy itself, so tests/nfs/cr-raw-copy sends it: a wrapping
+# destination offset, a wrapping source offset, and a count of 0 (to the
+# source's end, which nfsd bounds at 4 MiB) at a wrapping destination
+# offset, on the btrfs and the ext4 export.  Then a small copy that must
+# go through with the right bytes.  (tests/nfs/inter-ssc.sh sends the
+# wrapping copy between servers.)
 
 # Copyright (C) 2026 The copyrange authors.
 #
@@ -32,8 +34,8 @@ test -n "${CR_NFS_EXPORT_BTRFS-}" && test -n "${CR_NFS_EXPORT_EXT4-}" \
 test "$(cat /proc/fs/nfsd/threads 2>/dev/null)" -gt 0 2>/dev/null \
   || skip_ "nfsd is not running"
 
-# 2^63 - 4096: 1 MiB (or nfsd's 4 MiB for a count of 0) from here wraps.
-wrap=9223372036854771712
+# 2^64 - 4096: 1 MiB (or nfsd's 4 MiB for a count of 0) from here wraps.
+wrap=18446744073709547520
 warning='nfsd: non-standard errno'
 
 dmesg > dmesg-before || framework_failure_ "dmesg"
