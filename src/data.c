@@ -468,7 +468,7 @@ offload (struct mover *m, off_t pos, off_t end)
                 && len < (uintmax_t) (m->size_hint - pos));
   long long start = timed ? gethrxtime () : 0;
   ssize_t n = (m->method == M_COPY_RANGE
-               ? copy_range (m->src_fd, &in, m->dst_fd, &out, len)
+               ? copy_range (m->src_fd, &in, m->dst_fd, &out, len, 0)
                : copy_file_range (m->src_fd, &in, m->dst_fd, &out, len, 0));
   if (n < 0)
     {

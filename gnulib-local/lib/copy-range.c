@@ -31,10 +31,10 @@ typedef int64_t kernel_loff_t;
 
 static ssize_t
 sys_copy_range (int fd_in, kernel_loff_t *pos_in, int fd_out,
-                kernel_loff_t *pos_out, size_t count)
+                kernel_loff_t *pos_out, size_t count, unsigned int flags)
 {
   return syscall (COPY_RANGE_SYSCALL, (long) fd_in, pos_in, (long) fd_out,
-                  pos_out, count);
+                  pos_out, count, flags);
 }
 
 /* Whether the running kernel's COPY_RANGE_SYSCALL is copy_range: 0 not
@@ -59,7 +59,7 @@ probe_copy_range (int fd)
   if (kernel_has_copy_range == 0)
     {
       int saved_errno = errno;
-      bool yes = (sys_copy_range (fd, NULL, -1, NULL, 0) < 0
+      bool yes = (sys_copy_range (fd, NULL, -1, NULL, 0, 0) < 0
                   && errno == EBADF);
       kernel_has_copy_range = yes ? 1 : -1;
       errno = saved_errno;
@@ -69,7 +69,7 @@ probe_copy_range (int fd)
 
 ssize_t
 copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
-            size_t count)
+            size_t count, unsigned int flags)
 {
   /* The probe is only conclusive with FD_IN open, and not with O_PATH
      (which copy_range refuses with EBADF, as cachestat does).  */
@@ -96,7 +96,7 @@ copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
   if (pos_out)
     out = *pos_out;
   ssize_t n = sys_copy_range (fd_in, pos_in ? &in : NULL,
-                              fd_out, pos_out ? &out : NULL, count);
+                              fd_out, pos_out ? &out : NULL, count, flags);
   if (0 < n)
     {
       if (pos_in)
@@ -111,9 +111,10 @@ copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
 
 ssize_t
 copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
-            size_t count)
+            size_t count, unsigned int flags)
 {
   (void) fd_in; (void) pos_in; (void) fd_out; (void) pos_out; (void) count;
+  (void) flags;
   errno = ENOSYS;
   return -1;
 }

@@ -42,7 +42,9 @@ extern "C" {
    FD_OUT, within the kernel (a filesystem may clone or copy on its server).
    As for splice(2), a non-null POS_IN or POS_OUT gives the offset to use
    and is advanced by the bytes copied, leaving the file offset alone; a
-   null one means the file offset, which is used and advanced.
+   null one means the file offset, which is used and advanced.  FLAGS
+   must be 0: no flag is defined yet, and the kernel fails others with
+   EINVAL, as copy_file_range does.
 
    Return the number of bytes copied, which may be less than COUNT (call
    again from the advanced offsets for the rest), or 0 at the source's
@@ -50,7 +52,7 @@ extern "C" {
    running kernel has no copy_range, including kernels where its number
    belongs to another system call.  */
 extern ssize_t copy_range (int fd_in, off_t *pos_in, int fd_out,
-                           off_t *pos_out, size_t count);
+                           off_t *pos_out, size_t count, unsigned int flags);
 
 #ifdef __cplusplus
 }
