@@ -133,18 +133,22 @@ EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
 check_PROGRAMS += tests/kernel/cr-abi tests/kernel/cr-data \
-  tests/kernel/cr-interrupt tests/kernel/cr-compare
+  tests/kernel/cr-interrupt tests/kernel/cr-compare tests/kernel/cr-contract
 tests_kernel_cr_abi_SOURCES = tests/kernel/abi.c $(kernel_test_common)
 tests_kernel_cr_data_SOURCES = tests/kernel/data.c $(kernel_test_common)
 tests_kernel_cr_interrupt_SOURCES = tests/kernel/interrupt.c \
   $(kernel_test_common)
 tests_kernel_cr_compare_SOURCES = tests/kernel/compare.c $(kernel_test_common)
+tests_kernel_cr_contract_SOURCES = tests/kernel/contract.c \
+  $(kernel_test_common)
 tests_kernel_cr_abi_LDADD = lib/libgnu.a
 tests_kernel_cr_data_LDADD = lib/libgnu.a
 tests_kernel_cr_interrupt_LDADD = lib/libgnu.a
 tests_kernel_cr_compare_LDADD = lib/libgnu.a
+tests_kernel_cr_contract_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/kernel/abi.sh tests/kernel/data.sh \
-  tests/kernel/interrupt.sh tests/kernel/compare.sh tests/kernel/selftest.sh
+  tests/kernel/interrupt.sh tests/kernel/compare.sh tests/kernel/selftest.sh \
+  tests/kernel/contract.sh
 EXTRA_DIST += tests/kernel/each-fs.sh
 
 # A signal that comes before a call has copied anything restarts it,

@@ -629,7 +629,7 @@ row_s_maxbytes (struct ctx *c)
   off_t max = max_file_size (dst);
   if (max == LLONG_MAX)
     return say (c, SKIP, "the maximum file size is LLONG_MAX here, "
-                "so the wraparound row covers it");
+                "so the row near LLONG_MAX covers it");
   signal (SIGXFSZ, on_xfsz);
   off_t in = 0, out = max;
   CHECK_ERRNO (cr_copy_range (src, &in, dst, &out, 10), EFBIG);
