@@ -100,6 +100,10 @@ GUEST_TESTS += tests/nfs/raw-copy.sh
 # The same client asks nfsd for an inter-server COPY from itself.
 GUEST_TESTS += tests/nfs/inter-ssc.sh
 
+# What each step of copy_range costs on NFS, in CLONE, COPY and COMMIT
+# requests.
+GUEST_TESTS += tests/nfs/clone-steps.sh
+
 # The host runs HOST_TESTS; check-local boots the guest and runs
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)
