@@ -60,7 +60,7 @@ main (int argc, char **argv)
   off_t in = 0, out = 0;
   int closed = dup (src);
   close (closed);
-  ssize_t n = copy_range (closed, &in, dst, &out, count);
+  ssize_t n = copy_range (closed, &in, dst, &out, count, 0);
   show ("closed", n, errno, in, out);
 
   if (getenv ("COPY_RANGE_TEST_PATH"))
@@ -72,13 +72,13 @@ main (int argc, char **argv)
           return 2;
         }
       in = out = 0;
-      n = copy_range (path, &in, dst, &out, count);
+      n = copy_range (path, &in, dst, &out, count, 0);
       show ("path", n, errno, in, out);
       close (path);
     }
 
   in = out = 0;
-  n = copy_range (src, &in, dst, &out, count);
+  n = copy_range (src, &in, dst, &out, count, 0);
   show ("copy", n, errno, in, out);
   return close (dst) == 0 ? 0 : 2;
 }
