@@ -55,17 +55,24 @@ check-in-guest:
 	  $(patsubst %.sh,%.log,$(GUEST_TESTS)); \
 	exit $$status
 
-# A long run of tests/stress/stress.sh alone: STRESS_OPS operations per
-# filesystem, for the model run and for the multi-process run each.
-# STRESS_VM_OPTS='--kernel debug' runs it under the debug kernel.
+# A long run of the random tests alone: tests/stress/stress.sh with
+# STRESS_OPS operations per filesystem, for the model run and for the
+# multi-process run each, and tests/kernel/compare.sh with
+# STRESS_COMPARE_CALLS random calls per mount; STRESS_TESTS='...' runs
+# some of them only.  A test may take all of STRESS_TIMEOUT, not the 600 s
+# of 'make check'.  STRESS_VM_OPTS='--kernel debug' runs them under the
+# debug kernel.
 STRESS_OPS = 100000
-STRESS_TIMEOUT = 21600
+STRESS_COMPARE_CALLS = 100000
+STRESS_TESTS = tests/stress/stress.sh tests/kernel/compare.sh
+STRESS_TIMEOUT = 43200
 STRESS_VM_OPTS =
 .PHONY: check-stress
 check-stress: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS)
 	$(VM_RUN) $(STRESS_VM_OPTS) --timeout $(STRESS_TIMEOUT) -- \
-	  $(MAKE) check-in-guest \
-	  GUEST_TESTS=tests/stress/stress.sh CR_STRESS_OPS=$(STRESS_OPS)
+	  $(MAKE) check-in-guest GUEST_TESTS='$(STRESS_TESTS)' \
+	  CR_STRESS_OPS=$(STRESS_OPS) CR_COMPARE_CALLS=$(STRESS_COMPARE_CALLS) \
+	  CR_TEST_TIMEOUT=$(STRESS_TIMEOUT)
 
 # 'make check-debug': the debug kernel (kernel/debug.config: KASAN,
 # lockdep, UBSAN, object and list debugging, kmemleak) runs the guest
