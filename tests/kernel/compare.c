@@ -474,14 +474,21 @@ covers_max_rw_count (struct call const *c, struct result const *cr,
           && cfr->ret > (ssize_t) MAX_RW_COUNT);
 }
 
-/* Never a cover for a difference: random_calls counts a call under this
-   row when copy_file_range had to be called again and the two sides then
-   agreed in everything.  */
+/* random_calls counts a call under this row when copy_file_range had to
+   be called again and the two sides then agreed in everything.  Where
+   it cannot be called again, because the update of a read-only offset
+   pointer failed (EFAULT) after the data moved, the row covers a copy
+   that copy_range took further than copy_file_range: the file offsets
+   that a NULL pointer moved show it.  */
 static bool
 covers_partial (struct call const *c, struct result const *cr,
                 struct result const *cfr)
 {
-  return false;
+  return (cr->ret < 0 && cr->err == EFAULT && cfr->ret < 0
+          && cfr->err == EFAULT
+          && (c->in_ptr == PTR_READ_ONLY || c->out_ptr == PTR_READ_ONLY)
+          && cr->end_in - cr->pos_in >= cfr->end_in - cfr->pos_in
+          && cr->end_out - cr->pos_out >= cfr->end_out - cfr->pos_out);
 }
 
 static bool

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The kernel's own copy_range selftest (tools/testing/selftests/copy_range,
-# added by the kernel series), run in the guest.  Its TAP output is kept in
-# this test's log.
+# added by the kernel series), run in the guest from the build tree and
+# from each scratch filesystem and NFS mount, where its cases on files in
+# the current directory take that filesystem's offload.  Its TAP output
+# is kept in this test's log.
 
 # Copyright (C) 2026 The copyrange authors.
 #
@@ -19,24 +21,34 @@
 # along with this program.  If not, see <https://www.gnu.org/licenses/>.
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./tests/kernel
+. "$abs_srcdir/tests/kernel/each-fs.sh"
 fail=0
 
-test -n "$COPYRANGE_GUEST" || skip_ 'needs the copyrange guest kernel'
-
-# Built on the host by vm/build-kernel against the series' headers and
-# copied into the build tree (tests/local.mk), which the guest shares.
 sel=$abs_top_builddir/tests/kernel/copy_range_test
 test -x "$sel" || framework_failure_ "$sel was not built"
 
-"$sel" > tap 2>&1
-st=$?
-cat tap
-grep '^ok ' tap > /dev/null || fail=1
-grep '^not ok ' tap && fail=1
-case $st in
-  0) ;;
-  4) skip_ 'the selftest skipped' ;;
-  *) fail=1 ;;
-esac
+# selftest_in_ FSNAME DIR: run the kselftest from a fresh folder in DIR,
+# so that its cases on files in the current directory copy on that
+# filesystem (a clone, a server-side copy); 77 if it skipped.
+selftest_in_ ()
+{
+  d_=$(mktemp -d "$2/cr-selftest.XXXXXX") || return 99
+  (cd "$d_" && "$sel") > tap-$1 2>&1
+  st_=$?
+  rm -rf "$d_"
+  cat tap-$1
+  grep '^not ok ' tap-$1 > /dev/null && return 1
+  grep '^ok ' tap-$1 > /dev/null || return 1
+  case $st_ in
+    0) return 0 ;;
+    4) return 77 ;;
+    *) return 1 ;;
+  esac
+}
+
+# The build tree first (the guest's shared folder), then every scratch
+# filesystem and NFS mount.
+selftest_in_ build . || fail=1
+run_on_each_fs_ selftest_in_ ext4 xfs tmpfs btrfs nfs-btrfs nfs-ext4 nfs41
 
 Exit $fail
