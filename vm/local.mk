@@ -2,7 +2,7 @@
 ## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 vm_scripts = vm/run vm/build-kernel vm/build-initramfs vm/guest-init \
-  vm/guest-setup vm/guest-packages vm/guest-programs vm/demo
+  vm/guest-setup vm/guest-packages vm/guest-programs vm/make-programs vm/demo
 EXTRA_DIST += $(vm_scripts)
 
 VM_RUN = $(srcdir)/vm/run --builddir '$(abs_top_builddir)' \
