@@ -307,6 +307,11 @@ EXTRA_DIST += tests/faults/lib.sh
 # when the stopped copy thread sends CB_OFFLOAD.
 DEBUG_GUEST_TESTS += tests/faults/nfsd-restart.sh
 
+# The guest's image holds each program configure chose on this host that
+# the guest's make can call (vm/make-programs).  It builds the image, as
+# the guest half does, but boots nothing.
+HOST_TESTS += tests/vm/image-programs.sh
+
 # Tests of the harness itself, run on the host.  Last in the list: they
 # boot guests, so they wait for the kernel, which a parallel 'make check'
 # is building meanwhile; the tests above need no kernel and go first.

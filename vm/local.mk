@@ -2,7 +2,7 @@
 ## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
 vm_scripts = vm/run vm/build-kernel vm/build-initramfs vm/guest-init \
-  vm/guest-setup vm/guest-packages vm/guest-programs vm/demo
+  vm/guest-setup vm/guest-packages vm/guest-programs vm/make-programs vm/demo
 EXTRA_DIST += $(vm_scripts)
 
 VM_RUN = $(srcdir)/vm/run --builddir '$(abs_top_builddir)' \
@@ -41,13 +41,15 @@ clean-guest:
 
 # What the guest runs: the guest tests, with a test-suite log of their own.
 # The host built every program already; the guest has no compiler or
-# /usr/include, so its make must not see them as prerequisites.  Each test
-# runs under tests/guest-run: a time limit of CR_TEST_TIMEOUT seconds, and
-# only the skips tests/guest-skips lists; the skips are listed at the end.
+# /usr/include, so its make must not see them as prerequisites, and its
+# tests get an empty CC rather than the host's compiler, which the image
+# does not have.  Each test runs under tests/guest-run: a time limit of
+# CR_TEST_TIMEOUT seconds, and only the skips tests/guest-skips lists; the
+# skips are listed at the end.
 GUEST_SUITE_LOG = tests/guest-suite.log
 check-in-guest:
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(GUEST_TESTS)' \
-	  check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= \
+	  check_PROGRAMS= check_SCRIPTS= bin_PROGRAMS= CC= \
 	  SH_LOG_COMPILER='$(SHELL) $(abs_top_srcdir)/tests/guest-run $(SHELL)' \
 	  TEST_SUITE_LOG='$(GUEST_SUITE_LOG)'; \
 	status=$$?; \
