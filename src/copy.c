@@ -387,9 +387,70 @@ same_owner (struct stat const *dst_st, struct stat const *src_st)
           && dst_st->st_gid == src_st->st_gid);
 }
 
+/* If J->dst (open as DST_FD or -1, with status *DST_ST since it was
+   opened, or NULL) is a regular file made unfinished (partial.h) by us,
+   now or in an earlier run, take back the bits that said so: the sticky
+   bit, and the owner write permission it was made with, unless its
+   source has it (the umask does not take that from a file's owner).  */
+static int
+clear_unfinished (struct job const *j, int dst_fd, struct stat const *dst_st)
+{
+  if (!(dst_st && partial_unfinished_mode (dst_st)
+        && (j->new_dst || dst_st->st_uid == geteuid ())))
+    return 0;
+  return dst_chmod (j, dst_fd, dst_st->st_mode & 07777 & ~S_ISVTX
+                    & ~(j->src_st.st_mode & S_IWUSR ? 0 : S_IWUSR));
+}
+
+/* Give J->dst (open as DST_FD or -1, with status *DST_ST since it was
+   opened, or NULL) its final mode: SRC_MODE's with ACL if the mode is
+   preserved, else NEW_MODE; KEEP_MODE for either means none.  A
+   regular file that cpr made unfinished loses the signs of it all the
+   same (clear_unfinished): its data and attributes are all there now.  */
+static bool
+set_mode (struct job const *j, int src_fd, int dst_fd,
+          struct stat const *dst_st, mode_t new_mode, mode_t src_mode,
+          struct cp_options const *x)
+{
+  int r = 0;
+  if (x->preserve_mode && src_mode != KEEP_MODE)
+    {
+      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
+        {
+          error (0, errno, _("preserving permissions for %s"),
+                 quoteaf (j->dst));
+          return false;
+        }
+      /* An ACL carries the permission bits only: the sticky bit stays
+         until a chmod clears it.  */
+      if (!(dst_st && partial_unfinished_mode (dst_st))
+          || (src_mode & S_ISVTX))
+        return true;
+      r = dst_chmod (j, dst_fd, src_mode & 07777);
+    }
+  else if (!x->preserve_mode && new_mode != KEEP_MODE)
+    {
+      r = (x->explicit_no_preserve_mode
+           ? qset_acl (j->dst, dst_fd, new_mode)
+           : dst_chmod (j, dst_fd, new_mode));
+      /* The same for an ACL set with the mode.  */
+      if (r == 0 && x->explicit_no_preserve_mode && dst_st
+          && partial_unfinished_mode (dst_st))
+        r = dst_chmod (j, dst_fd, new_mode);
+    }
+  else
+    r = clear_unfinished (j, dst_fd, dst_st);
+  if (r != 0)
+    {
+      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
+      return false;
+    }
+  return true;
+}
+
 /* Set the attributes that *X preserves on the copy J->dst of J->src:
-   ownership first (it may clear set-ID bits), then xattrs, the mode and
-   ACL, and the timestamps last (the others change the ctime only).
+   ownership first (it may clear set-ID bits), then xattrs, the
+   timestamps, and the mode and ACL last (set_mode).
    DST_FD is the open destination or -1, DST_ST its status since it was
    opened or NULL.  NEW_MODE, unless KEEP_MODE, is the mode a new file
    gets when the mode is not preserved (it was created with fewer
@@ -435,27 +496,9 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
     ok = false;
 
-  if (!perms)
-    ;
-  else if (x->preserve_mode)
-    {
-      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
-        {
-          error (0, errno, _("preserving permissions for %s"),
-                 quoteaf (j->dst));
-          ok = false;
-        }
-    }
-  else if (new_mode == KEEP_MODE)
-    ;
-  else if (x->explicit_no_preserve_mode
-           ? qset_acl (j->dst, dst_fd, new_mode) != 0
-           : dst_chmod (j, dst_fd, new_mode) != 0)
-    {
-      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
-      ok = false;
-    }
-
+  /* The times before the mode: for a file that cpr made, the mode
+     step clears the sign of an unfinished copy (partial.h), so it must
+     come last.  A mode change leaves the times alone.  */
   if (x->preserve_timestamps)
     {
       struct timespec ts[2] = { get_stat_atime (&j->src_st),
@@ -468,6 +511,10 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
           ok = false;
         }
     }
+
+  if (!set_mode (j, src_fd, dst_fd, dst_st, perms ? new_mode : KEEP_MODE,
+                 perms ? src_mode : KEEP_MODE, x))
+    ok = false;
   return ok;
 }
 
@@ -528,9 +575,9 @@ remove_dst (struct job *j, struct cp_options const *x)
   return true;
 }
 
-/* Open the destination of J for writing: the existing file, truncated
-   (with --continue, as it is: begin_data decides what to keep of it),
-   or a new one.  Set *NEW_MODE to the mode a new file must get once
+/* Open the destination of J for writing: the existing file as it is
+   (begin_data marks it, then cuts off what it does not keep), or a new
+   one, made unfinished (partial.h).  Set *NEW_MODE to the mode a new file must get once
    its owner is right, or 0.  Return the descriptor or -1.  */
 static int
 open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
@@ -554,12 +601,23 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
   bool later_mode = (!x->preserve_mode
                      && (create_mode != perms
                          || x->explicit_no_preserve_mode));
+  /* Unfinished from its first instant: the open itself sets the bit
+     that the last mode change clears.  And writable by its owner until
+     then, so that a run after an interruption can open it again, and
+     mark it (partial.h).  */
+  create_mode |= S_ISVTX | S_IWUSR;
   *new_mode = KEEP_MODE;
 
   if (!j->new_dst)
     {
-      int fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY
-                       | (x->data_copy_skipped || x->resume ? 0 : O_TRUNC));
+      /* Not truncated yet: first the mark, lest a kill in between leave
+         an empty file that passes for a copy.  With --continue, open
+         for reading too, if allowed, to check what it would keep.  */
+      int fd = -1;
+      if (x->resume && !x->data_copy_skipped)
+        fd = openat (dst_dirfd, j->dst_rel, O_RDWR | O_BINARY);
+      if (fd < 0)
+        fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY);
       if (0 <= fd)
         return fd;
       if (errno == ENOENT && S_ISLNK (j->dst_st.st_mode))
@@ -648,64 +706,81 @@ mark_failed (struct job const *j, int err, struct cp_options const *x)
            quoteaf (j->dst));
 }
 
+/* Whether the LEN bytes before offset END of the files open as SRC_FD
+   and DST_FD are the same.  */
+static bool
+same_bytes_before (int src_fd, int dst_fd, off_t end, size_t len)
+{
+  char a[4096], b[sizeof a];
+  if (sizeof a < len)
+    len = sizeof a;
+  return (pread (src_fd, a, len, end - len) == (ssize_t) len
+          && pread (dst_fd, b, len, end - len) == (ssize_t) len
+          && memcmp (a, b, len) == 0);
+}
+
 /* With --continue: how many bytes of the existing destination J->dst
    (open as DST_FD, with status *DST_ST) may be kept as the start of a
-   copy of the source whose status is SRC_ST.  As many as its mark
-   records, if it is the mark of a copy of this very source, unchanged
-   since; but no more than the destination holds, for the mark, though
-   written after the data it counts, may outlive some of that data in a
-   power cut.  Otherwise none: the copy starts over.  */
+   copy of the source open as SRC_FD, whose status is SRC_ST.  As many
+   as its mark records, if it is the mark of a copy of this very source,
+   unchanged since, on a file that nobody else could have written; but
+   no more than the destination holds, for the mark, though written
+   after the data it counts, may outlive some of that data in a power
+   cut.  And none if the last of those bytes are not the source's: the
+   file was written over since (cp onto it keeps its xattrs).  Bytes
+   before those are not read back: a copy that is resumed should not
+   cost a copy.  Otherwise none: the copy starts over.  */
 static off_t
-resume_offset (struct job const *j, int dst_fd, struct stat const *dst_st,
-               struct stat const *src_st, bool *matched,
+resume_offset (struct job const *j, int src_fd, struct stat const *src_st,
+               int dst_fd, struct stat const *dst_st,
                struct cp_options const *x)
 {
   struct partial_mark m;
   int r = partial_get (dst_fd, &m);
   if (r < 0 && partial_unsupported (errno))
     warn_unmarkable (j->dst, errno);
-  *matched = (0 < r && S_ISREG (src_st->st_mode)
-              && partial_matches (&m, src_st));
   /* --reflink=always clones the whole file in one call: nothing to
      go on with.  */
-  if (!*matched || x->data.reflink == REFLINK_ALWAYS)
+  if (r <= 0 || m.offset <= 0 || x->data.reflink == REFLINK_ALWAYS
+      || !S_ISREG (src_st->st_mode) || !partial_trusted (dst_st)
+      || m.id != partial_identity (src_fd, src_st))
     return 0;
-  return MIN (m.offset, dst_st->st_size);
+  off_t kept = MIN (m.offset, dst_st->st_size);
+  return same_bytes_before (src_fd, dst_fd, kept, kept) ? kept : 0;
 }
 
-/* Before the data of J->src (status *SRC_ST) goes to J->dst, open as
-   DST_FD with status *DST_ST: mark J->dst as a partial copy, in *MARK,
-   and set *START to the offset the data copy starts at.  A destination
-   that is not a regular file cannot be marked, nor continued.  With
-   --continue, an existing destination was opened as it was: what
-   resume_offset keeps of it stays, the rest is cut off, but only once
-   the new mark is on, so that no data is ever left without one.  */
+/* Before the data of J->src (open as SRC_FD, status *SRC_ST) goes to
+   J->dst, open as DST_FD with status *DST_ST: mark J->dst as a partial
+   copy, in *MARK, and set *START to the offset the data copy starts at.
+   A destination that is not a regular file cannot be marked, nor
+   continued.  An existing destination was opened as it was: with
+   --continue, what resume_offset keeps of it stays; the rest is cut
+   off, but only once the mark is on, so that no data is ever left
+   without one.  */
 static bool
-begin_data (struct job const *j, int dst_fd, struct stat const *dst_st,
-            struct stat const *src_st, struct partial *mark, off_t *start,
-            struct cp_options const *x)
+begin_data (struct job const *j, int src_fd, struct stat const *src_st,
+            int dst_fd, struct stat const *dst_st, struct partial *mark,
+            off_t *start, struct cp_options const *x)
 {
   *start = 0;
   if (!S_ISREG (dst_st->st_mode))
     return true;
-  /* An empty destination may be marked too: its copy was stopped
-     before its first byte, and its mode still has to be settled.  */
-  bool kept = x->resume && !j->new_dst;
-  bool matched = false;
-  if (kept)
-    *start = resume_offset (j, dst_fd, dst_st, src_st, &matched, x);
+  if (x->resume && !j->new_dst)
+    *start = resume_offset (j, src_fd, src_st, dst_fd, dst_st, x);
+  /* A file made unfinished by this run needs the xattr only for
+     progress; any other gets it now, before the truncation, in place
+     of whatever mark it had.  */
+  bool now = !(j->new_dst && partial_unfinished_mode (dst_st));
   if (unmarkable.known && dst_st->st_dev == unmarkable.dev)
     ;
-  else if (partial_begin (mark, dst_fd, src_st, *start) != 0)
+  else if (partial_begin (mark, dst_fd, src_fd, src_st, *start, now) != 0)
     {
       if (partial_unsupported (errno))
         unmarkable = (struct unmarkable) { .known = true,
                                            .dev = dst_st->st_dev };
       mark_failed (j, errno, x);
     }
-  else if (matched)
-    partial_resumed (mark, src_st, dst_st->st_mode);
-  if (kept && *start < dst_st->st_size && ftruncate (dst_fd, *start) != 0)
+  if (*start < dst_st->st_size && ftruncate (dst_fd, *start) != 0)
     {
       error (0, errno, _("failed to truncate %s"), quoteaf (j->dst));
       return false;
@@ -716,20 +791,27 @@ begin_data (struct job const *j, int dst_fd, struct stat const *dst_st,
 /* Copy the data of J->src, open as SRC_FD with status *SRC_ST, to
    J->dst, open as DST_FD with status *DST_ST, marked as a partial copy
    meanwhile in *MARK (which the caller removes once the attributes are
-   set too).  */
+   set too).  DST_ST's mode is kept up to date.  */
 static bool
 copy_reg_data (struct job const *j, int src_fd, struct stat const *src_st,
-               int dst_fd, struct stat const *dst_st, struct partial *mark,
+               int dst_fd, struct stat *dst_st, struct partial *mark,
                struct cp_options const *x)
 {
   off_t start;
-  if (!begin_data (j, dst_fd, dst_st, src_st, mark, &start, x))
+  if (!begin_data (j, src_fd, src_st, dst_fd, dst_st, mark, &start, x))
     return false;
   struct data_watch watch = { .reached = partial_reached, .arg = mark };
   struct data_report report = { 0 };
   bool ok = copy_data (src_fd, j->src, src_st, dst_fd, j->dst, dst_st, start,
                        &x->data, &watch, &report);
-  partial_settle_mode (mark);
+  dst_st->st_mode = partial_settle_mode (mark, dst_st->st_mode);
+  if (mark->failed)
+    {
+      if (partial_unsupported (mark->err))
+        unmarkable = (struct unmarkable) { .known = true,
+                                           .dev = dst_st->st_dev };
+      mark_failed (j, mark->err, x);
+    }
   if (ok && x->debug)
     {
       progress_hide ();
@@ -785,12 +867,16 @@ copy_reg (struct job *j, struct cp_options const *x)
       && !copy_reg_data (j, src_fd, &st, dst_fd, &dst_st, &mark, x))
     {
       /* A copy that failed, said so and goes on with the next file (a
-         full disk, a read error) is left marked only for --continue,
-         which asked for copies that can be taken up again; otherwise
-         it is left as GNU cp leaves it.  The mark is for copies that
-         were stopped before they could say anything.  */
+         full disk, a read error) keeps its xattr only for --continue,
+         which asked for copies that can be taken up again; the offset
+         is for copies that were stopped before they could say
+         anything.  So is the sticky bit: without --continue the file is
+         left with the mode GNU cp leaves it.  */
       if (!x->resume)
-        partial_end (&mark);
+        {
+          partial_end (&mark);
+          clear_unfinished (j, dst_fd, &dst_st);
+        }
       goto close_dst;
     }
 
@@ -1319,9 +1405,10 @@ through_new_symlink (struct job const *j, struct cp_options const *x)
           && S_ISLNK (st.st_mode) && seen_file (x->dest_info, j->dst, &st));
 }
 
-/* Whether the existing J->dst is a regular file that carries the mark
-   of a partial copy: then its timestamps say nothing of its data (an
-   interrupted copy is newer than its source), and -u must not skip it.
+/* Whether the existing J->dst is a regular file that carries a sign of
+   a partial copy (partial.h), whoever put it there: then its timestamps
+   say nothing of its data (an interrupted copy is newer than its
+   source), and -u must not skip it.
    Read through a descriptor, on the file the copy would write.  One we
    may not read is taken as unmarked.  */
 static bool
@@ -1329,6 +1416,8 @@ marked_partial (struct job const *j, struct cp_options const *x)
 {
   if (!S_ISREG (j->dst_st.st_mode))
     return false;
+  if (partial_unfinished_mode (&j->dst_st))
+    return true;
   int fd = openat (dst_dirfd, j->dst_rel,
                    O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
@@ -1342,6 +1431,27 @@ marked_partial (struct job const *j, struct cp_options const *x)
   if (r < 0 && x->resume && partial_unsupported (err))
     warn_unmarkable (j->dst, err);
   return 0 < r;
+}
+
+/* -u skips J->dst, not older than J->src.  If both are symlinks to the
+   same target, give the copy the attributes that *X preserves all the
+   same: they are set after the symlink is made, and a copy stopped in
+   between leaves one that is new, so never older than its source.  A
+   regular file has its mark for that (partial.h); a symlink has no data
+   to mark.  */
+static bool
+refresh_symlink (struct job const *j, struct cp_options const *x)
+{
+  if (!S_ISLNK (j->src_st.st_mode) || !S_ISLNK (j->dst_st.st_mode)
+      || !(x->preserve_timestamps || x->preserve_ownership))
+    return true;
+  char *a = areadlink_with_size (j->src, j->src_st.st_size);
+  char *b = a ? areadlinkat_with_size (dst_dirfd, j->dst_rel,
+                                       j->dst_st.st_size) : NULL;
+  bool same = b && strcmp (a, b) == 0;
+  free (a);
+  free (b);
+  return !same || set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }
 
 /* Deal with an existing destination J->dst before copying J->src onto
@@ -1405,7 +1515,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       && !marked_partial (j, x))
     {
       *skip = true;
-      return true;
+      return refresh_symlink (j, x);
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))

@@ -286,11 +286,12 @@ is a terminal, 'always' or 'never'.\n\
 "), stdout);
   fputs (_("\
 \n\
-While cpr copies a regular file, the copy carries the extended attribute\n\
-user.cpr.partial, which names SOURCE and how far the copy got; it goes\n\
-once the data and attributes are all there.  --continue takes up each\n\
-DEST so marked, from where it stopped, if its SOURCE has not changed since,\n\
-and copies every other file as without it.  -u never skips a marked DEST.\n\
+A regular file that cpr creates has the sticky bit until its data and\n\
+attributes are all there; a copy that got far carries the extended\n\
+attribute user.cpr.partial, which says how far.  --continue takes up each\n\
+such DEST of its own from where it stopped, if its SOURCE has not changed\n\
+since, and copies every other file as without it.  -u never skips an\n\
+unfinished DEST.\n\
 "), stdout);
   fputs (_("\
 \n\

@@ -14,14 +14,9 @@
    You should have received a copy of the GNU General Public License
    along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
 
-/* A regular file's copy carries the mark PARTIAL_XATTR from before its
-   first data byte is written until after its last attribute is set, so
-   that a copy stopped at any point by a signal or a power cut leaves
-   either no data or the mark (as does, with --continue, a copy that
-   failed).  With it, --continue knows where to go on from and -u knows
-   not to trust the file's timestamp.
-
-   Every call goes through the open destination, never by name: the
+/* See partial.h for the two signs of an unfinished copy, the sticky
+   bit of a file cpr made and the extended attribute.  The attribute is
+   set and removed through the open destination, never by name: the
    file marked is the file written, whatever is renamed in between.
 
    The offset written down lags behind the data (it is written at most
@@ -35,6 +30,7 @@
 #include "partial.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/xattr.h>
@@ -49,7 +45,7 @@
 #define PARTIAL_UPDATE_NS 1000000000LL
 
 /* The longest mark value that can make sense.  */
-enum { MARK_MAX = 160 };
+enum { MARK_MAX = 64 };
 
 int
 partial_get (int fd, struct partial_mark *m)
@@ -66,31 +62,75 @@ partial_get (int fd, struct partial_mark *m)
     }
   buf[n] = '\0';
   int end = -1;
-  uintmax_t size, usec, unsec, uoffset;
-  if (sscanf (buf, "1 %jx %jx %jx %jx.%jx %jx%n", &m->dev, &m->ino,
-              &size, &usec, &unsec, &uoffset, &end) == 6
-      && end == n && unsec < 1000000000 && size <= INTMAX_MAX
-      && uoffset <= INTMAX_MAX)
+  uintmax_t id, uoffset;
+  if (sscanf (buf, "2 %jx %jx%n", &id, &uoffset, &end) == 2
+      && end == n && id <= UINT64_MAX && uoffset <= INTMAX_MAX)
     {
-      m->size = size;
-      /* A time before 1970 was written with a minus sign, which %jx
-         reads as the negation modulo UINTMAX_MAX + 1.  */
-      m->mtime.tv_sec = (intmax_t) usec;
-      m->mtime.tv_nsec = unsec;
+      m->id = id;
       m->offset = uoffset;
     }
   return 1;
 }
 
-bool
-partial_matches (struct partial_mark const *m, struct stat const *src_st)
+/* FNV-1a, 64 bits: a hash that the next version of cpr, on another
+   machine, computes the same.  It guards against a source that changed,
+   not against an adversary: partial_trusted does that.  */
+static uint64_t
+hash_text (char const *s)
 {
-  return (0 <= m->offset
-          && m->dev == (uintmax_t) src_st->st_dev
-          && m->ino == (uintmax_t) src_st->st_ino
-          && m->size == src_st->st_size
-          && m->mtime.tv_sec == src_st->st_mtim.tv_sec
-          && m->mtime.tv_nsec == src_st->st_mtim.tv_nsec);
+  uint64_t h = 0xcbf29ce484222325u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
+  return h;
+}
+
+/* The birth time of SRC_FD, or a zero time where the file system keeps
+   none (it never changes for a given file, so it may be read at any
+   time).  */
+static struct timespec
+birth_time (int src_fd)
+{
+  struct timespec t = { 0, 0 };
+#ifdef STATX_BTIME
+  struct statx sx;
+  if (statx (src_fd, "", AT_EMPTY_PATH, STATX_BTIME, &sx) == 0
+      && (sx.stx_mask & STATX_BTIME))
+    {
+      t.tv_sec = sx.stx_btime.tv_sec;
+      t.tv_nsec = sx.stx_btime.tv_nsec;
+    }
+#endif
+  return t;
+}
+
+uint64_t
+partial_identity (int src_fd, struct stat const *st)
+{
+  /* The ctime, which no user can set, catches data changed with the
+     mtime put back (touch -r, tar, rsync -t); the birth time an inode
+     number used again for a file of the same size and times.  */
+  struct timespec b = birth_time (src_fd);
+  char buf[8 * 24];
+  snprintf (buf, sizeof buf, "%jx %jx %jx %jd.%ld %jd.%ld %jd.%ld",
+            (uintmax_t) st->st_dev, (uintmax_t) st->st_ino,
+            (uintmax_t) st->st_size,
+            (intmax_t) st->st_mtim.tv_sec, (long) st->st_mtim.tv_nsec,
+            (intmax_t) st->st_ctim.tv_sec, (long) st->st_ctim.tv_nsec,
+            (intmax_t) b.tv_sec, (long) b.tv_nsec);
+  return hash_text (buf);
+}
+
+bool
+partial_trusted (struct stat const *dst_st)
+{
+  return (dst_st->st_uid == geteuid () && dst_st->st_nlink == 1
+          && !(dst_st->st_mode & (S_IWGRP | S_IWOTH)));
+}
+
+bool
+partial_unfinished_mode (struct stat const *dst_st)
+{
+  return S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX);
 }
 
 /* Write P's mark onto its destination.  */
@@ -99,12 +139,12 @@ write_mark (struct partial *p)
 {
   struct partial_mark const *m = &p->mark;
   char buf[MARK_MAX + 1];
-  intmax_t sec = m->mtime.tv_sec;
-  int n = snprintf (buf, sizeof buf, "1 %jx %jx %jx %s%jx.%jx %jx",
-                    m->dev, m->ino, (uintmax_t) m->size, sec < 0 ? "-" : "",
-                    sec < 0 ? - (uintmax_t) sec : (uintmax_t) sec,
-                    (uintmax_t) m->mtime.tv_nsec, (uintmax_t) m->offset);
-  return fsetxattr (p->fd, PARTIAL_XATTR, buf, n, 0);
+  int n = snprintf (buf, sizeof buf, "2 %" PRIx64 " %jx", m->id,
+                    (uintmax_t) m->offset);
+  int r = fsetxattr (p->fd, PARTIAL_XATTR, buf, n, 0);
+  if (r == 0)
+    p->written = true;
+  return r;
 }
 
 /* The kernel wants write permission in the mode of a file to change
@@ -125,81 +165,88 @@ add_write (struct partial *p)
   return true;
 }
 
-int
-partial_begin (struct partial *p, int fd, struct stat const *src_st,
-               off_t offset)
+/* Write P's mark, with the owner's write permission if it takes it.  */
+static int
+put_mark (struct partial *p)
 {
-  p->fd = fd;
-  p->write_added = false;
-  p->written_ns = 0;
-  p->mark.dev = src_st->st_dev;
-  p->mark.ino = src_st->st_ino;
-  p->mark.size = src_st->st_size;
-  p->mark.mtime = src_st->st_mtim;
-  p->mark.offset = offset;
-  if (write_mark (p) == 0
-      || (errno == EACCES && add_write (p) && write_mark (p) == 0))
+  if (p->mark.offset && !p->mark.id)
+    p->mark.id = partial_identity (p->src_fd, p->src_st);
+  return (write_mark (p) == 0
+          || (errno == EACCES && add_write (p) && write_mark (p) == 0))
+         ? 0 : -1;
+}
+
+int
+partial_begin (struct partial *p, int fd, int src_fd,
+               struct stat const *src_st, off_t offset, bool now)
+{
+  *p = (struct partial) { .fd = fd, .src_fd = src_fd, .src_st = src_st,
+                          .mark = { .offset = offset } };
+  if (!now || put_mark (p) == 0)
     return 0;
   int err = errno;
-  partial_settle_mode (p);
+  /* Whatever mark the file had names data that is about to go.  */
+  if (!partial_unsupported (err))
+    fremovexattr (fd, PARTIAL_XATTR);
+  partial_settle_mode (p, 0);
   p->fd = -1;
   errno = err;
   return -1;
 }
 
 void
-partial_resumed (struct partial *p, struct stat const *src_st,
-                 mode_t dst_mode)
-{
-  if (p->fd < 0 || p->write_added || (src_st->st_mode & S_IWUSR)
-      || !(dst_mode & S_IWUSR))
-    return;
-  p->mode = dst_mode & 07777 & ~S_IWUSR;
-  p->write_added = true;
-}
-
-void
 partial_reached (void *arg, off_t pos)
 {
   struct partial *p = arg;
-  if (p->fd < 0 || pos == p->mark.offset)
+  if (p->fd < 0 || p->failed || pos == p->mark.offset)
     return;
   /* A file copied in one call reads no clock, which is a system call
-     under some hypervisors: its mark goes with its attributes next.  */
-  if (!p->written_ns && p->mark.size <= pos)
+     under some hypervisors, and writes no mark: its sticky bit goes
+     with its attributes next.  */
+  if (!p->written_ns && p->src_st->st_size <= pos)
     return;
   /* So the clock is first read here, and the first progress is written
      down at once.  */
   xtime_t now = gethrxtime ();
   if (p->written_ns && now - p->written_ns < PARTIAL_UPDATE_NS)
     return;
+  off_t old = p->mark.offset;
   p->mark.offset = pos;
-  write_mark (p);
+  if (put_mark (p) != 0)
+    {
+      p->mark.offset = old;
+      p->failed = true;
+      p->err = errno;
+    }
   p->written_ns = now;
 }
 
-void
-partial_settle_mode (struct partial *p)
+mode_t
+partial_settle_mode (struct partial *p, mode_t mode)
 {
   /* Failing, the file keeps its owner's write permission, which is
      less than its copy's mode would have lost in a GNU cp.  */
-  if (p->write_added)
-    fchmod (p->fd, p->mode);
+  if (p->write_added && fchmod (p->fd, p->mode) == 0)
+    mode = (mode & ~07777) | p->mode;
   p->write_added = false;
+  return mode;
 }
 
 int
 partial_end (struct partial *p)
 {
-  if (p->fd < 0)
-    return 0;
+  if (p->fd < 0 || !p->written)
+    {
+      p->fd = -1;
+      return 0;
+    }
   int r = fremovexattr (p->fd, PARTIAL_XATTR);
   /* Its final mode may have taken write permission away again.  */
   if (r != 0 && errno == EACCES && add_write (p))
     {
       r = fremovexattr (p->fd, PARTIAL_XATTR);
       int err = errno;
-      partial_settle_mode (p);
+      partial_settle_mode (p, 0);
       errno = err;
     }
   if (r != 0 && errno == ENODATA)

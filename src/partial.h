@@ -22,31 +22,37 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* The extended attribute that marks a destination whose data is not
-   all there yet.  Its value is one line of text (no newline, no NUL),
-   six numbers in lower-case hexadecimal:
+/* A regular file that cpr creates is made with the sticky bit (which
+   Linux gives no meaning on a regular file), in the mode of the
+   open(O_CREAT) itself, and keeps it until its data and attributes are
+   all there: a copy killed at any point after its creation is known to
+   be unfinished, with no window in between.  The mode step that ends
+   the copy clears the bit.  An existing destination that is written
+   over cannot be given the bit (it may not be ours); it is marked with
+   the extended attribute below before it is truncated.
 
-     1 D I S SEC.NSEC O
+   The extended attribute records how far a copy got, for --continue.
+   Its value is one line of text (no newline, no NUL), in lower-case
+   hexadecimal:
 
-   1 is the format's version; D, I, S and SEC.NSEC are the source's
-   st_dev, st_ino, st_size and st_mtim (SEC with a minus sign before
-   1970) when the copy started; O is the
+     2 ID O
+
+   2 is the format's version; ID is a 64-bit hash of the source's
+   identity when the copy started (st_dev, st_ino, st_size, st_mtim,
+   st_ctim, and the birth time where the file system has one); O is the
    length of the destination's prefix that was known to hold the
-   source's bytes when the mark was last written.  Text, not a C struct,
-   so that it does not depend on the machine that wrote it, and getfattr
-   shows it.  Hexadecimal and no field names, because the value must be
-   short: ext4 keeps about 60 bytes of attributes in a 256-byte inode,
-   and a longer value goes to a block of its own, which made setting and
-   removing the mark cost a copy of a small file four times its time.  */
+   source's bytes when the mark was last written.  A hash, not the
+   fields, because the value must be short: ext4 keeps about 60 bytes of
+   attributes in a 256-byte inode, and a longer value goes to a block of
+   its own, which made setting and removing the mark cost a copy of a
+   small file four times its time.  A mark with offset 0 says only
+   "unfinished" (its ID is 0).  */
 #define PARTIAL_XATTR "user.cpr.partial"
 
 /* What a mark says.  */
 struct partial_mark
 {
-  uintmax_t dev;
-  uintmax_t ino;
-  intmax_t size;
-  struct timespec mtime;
+  uint64_t id;
   intmax_t offset;              /* -1 if the mark could not be parsed */
 };
 
@@ -54,7 +60,12 @@ struct partial_mark
 struct partial
 {
   int fd;                       /* the destination; -1: it is not marked */
+  int src_fd;                   /* its source, for the identity */
+  struct stat const *src_st;    /* the source's status at the start */
   struct partial_mark mark;
+  bool written;                 /* the destination carries our xattr */
+  bool failed;                  /* writing it failed: no more tries */
+  int err;                      /* then why */
   long long written_ns;         /* when its offset was last updated,
                                    or 0 before the first update */
   bool write_added;             /* the owner got write permission for it */
@@ -66,36 +77,47 @@ struct partial
    set if it cannot be read.  */
 int partial_get (int fd, struct partial_mark *m);
 
-/* Whether mark M was written by a copy of the file whose status is
-   SRC_ST, as it still is.  */
-bool partial_matches (struct partial_mark const *m,
-                      struct stat const *src_st);
+/* The identity of the source open as SRC_FD, whose status is SRC_ST,
+   as a mark records it.  */
+uint64_t partial_identity (int src_fd, struct stat const *src_st);
 
-/* Mark FD, a regular destination, as a partial copy of the file whose
-   status is SRC_ST, whose first OFFSET bytes it holds, filling in *P.
-   Return 0, or -1 with errno set and P->fd set to -1.  */
-int partial_begin (struct partial *p, int fd, struct stat const *src_st,
-                   off_t offset);
+/* Whether the destination whose status is DST_ST may be trusted to
+   hold what its mark says: a file that someone else could have written
+   (another owner, a second name, group or other write permission)
+   could carry a mark planted to make this copy keep that someone's
+   bytes.  */
+bool partial_trusted (struct stat const *dst_st);
 
-/* *P, just begun, goes on with a copy of the file whose status is
-   SRC_ST that an earlier run marked: the destination, of mode DST_MODE,
-   is that run's new file.  A copy of a source without owner write
-   permission got it only for the mark (partial_begin): take it back at
-   partial_settle_mode, as that run would have.  */
-void partial_resumed (struct partial *p, struct stat const *src_st,
-                      mode_t dst_mode);
+/* Whether the destination whose status is DST_ST is unfinished by the
+   sign of a file cpr made: a regular file with the sticky bit.  */
+bool partial_unfinished_mode (struct stat const *dst_st);
+
+/* Begin marking FD, a regular destination, as a partial copy of the
+   file open as SRC_FD whose status is SRC_ST (which must outlive *P),
+   and whose first OFFSET bytes it holds, filling in *P.  If NOW, write
+   the mark at once (a destination without the sticky bit: an existing
+   file, or a file system that dropped the bit); otherwise only once
+   there is progress to record.  Return 0, or -1 with errno set and
+   P->fd set to -1, after removing any mark that FD had: a mark left
+   from before would describe other data.  */
+int partial_begin (struct partial *p, int fd, int src_fd,
+                   struct stat const *src_st, off_t offset, bool now);
 
 /* The destination of the partial *ARG (a struct partial) holds the
    first POS bytes of its source: write that down, at once the first
-   time (unless the copy is done), then at most once a second.  A callback of the data mover; errors leave the older (lower)
-   offset in place, which is safe.  */
+   time (unless the copy is done), then at most once a second.  A
+   callback of the data mover; a failure leaves the older (lower)
+   offset in place, which is safe, is kept in P->err, and ends the
+   updates.  */
 void partial_reached (void *arg, off_t pos);
 
 /* The data copy is over: take back the write permission that
-   partial_begin gave the owner, if it did.  */
-void partial_settle_mode (struct partial *p);
+   partial_begin gave the owner, if it did.  Return the mode the file
+   has then, given that it had MODE.  */
+mode_t partial_settle_mode (struct partial *p, mode_t mode);
 
-/* Remove the mark of *P, if marked.  Return 0, or -1 with errno set.  */
+/* Remove the mark of *P, if it wrote one.  Return 0, or -1 with errno
+   set.  */
 int partial_end (struct partial *p);
 
 /* Whether ERR says that a file system cannot hold user xattrs.  */

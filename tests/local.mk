@@ -68,7 +68,8 @@ EXTRA_DIST += tests/cpr/compare-lib.sh
 HOST_TESTS += tests/cpr/progress-tty.sh
 # --continue and the partial mark: copies killed by the data mover's
 # shim, continued; and the cp -u trap, side by side with GNU cp.
-HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh
+HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh \
+  tests/cpr/continue-trust.sh tests/cpr/kill-every-call.sh
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
@@ -277,8 +278,8 @@ GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
   tests/cpr-guest/resume.sh tests/cpr-guest/reflink.sh tests/cpr-guest/sigint.sh \
   tests/cpr-guest/unprivileged.sh
 # cpr -a killed at several points, then cpr -a --continue, on btrfs, NFS
-# and ext4.
-GUEST_TESTS += tests/cpr-guest/continue.sh
+# and ext4; and killed at every system call in turn, on NFS.
+GUEST_TESTS += tests/cpr-guest/continue.sh tests/cpr-guest/kill-every-call.sh
 
 # The benchmark's own code (bench/): its report and the helpers of
 # bench/lib.sh, on canned figures and small trees; 'make bench' measures.

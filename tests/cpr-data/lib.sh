@@ -65,11 +65,24 @@ moved_ ()
        && 0 < $5 { s += $5 } END { print s + 0 }' "$1"
 }
 
-# offset_ FILE: the offset in FILE's partial mark, or nothing if it has none.
+# offset_ FILE: the offset in FILE's partial mark (the xattr, "2 ID O";
+# the first format's "1 D I S T O" too, for runs of older cpr), or nothing
+# if it has none.
 offset_ ()
 {
   set -- $($getfattr_ --only-values -n $partial_mark_ "$1" 2> /dev/null)
-  test $# = 6 && printf '%d\n' "0x$6"
+  case $1:$# in
+    1:6|2:3) eval "printf '%d\\n' 0x\${$#}" ;;
+    *) false ;;
+  esac
+}
+
+# marked_ FILE: whether FILE carries a sign of a partial copy: the sticky
+# bit of a regular file that cpr made, or the xattr.
+marked_ ()
+{
+  test -n "$(offset_ "$1")" ||
+    case $(stat -c %A "$1") in -*[tT]) true ;; *) false ;; esac
 }
 
 # kept_ DIR: the bytes that --continue may keep of DIR's marked files:
@@ -84,12 +97,12 @@ kept_ ()
 }
 
 # check_marked_ SRC DST: every regular file in DST that is not yet a copy
-# of its source in SRC carries the partial mark.
+# of its source in SRC carries a sign of a partial copy.
 check_marked_ ()
 {
   (cd "$2" && $find_ . -type f) | while read f; do
     $cmp_ -s "$1/$f" "$2/$f" && continue
-    test -n "$(offset_ "$2/$f")" || { echo "$2/$f: partial, not marked"; exit 1; }
+    marked_ "$2/$f" || { echo "$2/$f: partial, not marked"; exit 1; }
   done
 }
 

@@ -1,0 +1,125 @@
+#!/bin/sh
+# --continue keeps the bytes of a marked destination only when nobody but
+# the copy could have put them there, and only from the very source it
+# names: a mark planted by another user (here a copy of a genuine one, so
+# whatever it holds is right), on a file with a second name or group
+# write permission, a source changed with its mtime put back, a
+# destination written over in place since (cp keeps xattrs): each is
+# copied whole.  A destination that existed before keeps its mode when
+# resumed, as it does when copied in one go (and as GNU cp keeps it); and
+# a mark that cannot be brought up to date does not survive the copy.
+
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
+. "$srcdir/tests/cpr-data/lib.sh"
+fail=0
+
+command -v getfattr > /dev/null && command -v setfattr > /dev/null \
+  || skip_ "getfattr and setfattr (attr) are needed"
+: > probe && setfattr -n user.probe -v 1 probe 2> /dev/null \
+  || skip_ "the test directory's file system has no user xattrs"
+mark=$partial_mark_
+
+# killed_ SRC DST: cpr SRC DST killed at the data call at 2.5 MiB, 1 MiB
+# a call, each taking 1.1 s on the shim's clock: the mark records 2 MiB.
+killed_ ()
+{
+  with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_FAIL=copy_range:2500000:KILL \
+    CPR_CHUNK_SIZE=1048576 CPR_SHIM_CALL_NS=1100000000 cpr "$@" 2> /dev/null
+  test $? = 137 && test -n "$(offset_ "$2")" \
+    || framework_failure_ "no killed copy $2"
+}
+
+# whole_ WHAT SRC DST: cpr --continue SRC DST copies SRC whole: its first
+# data call is at offset 0, and DST ends the same as SRC.
+whole_ ()
+{
+  what_=$1; shift
+  rm -f log
+  with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=log \
+    cpr --continue "$@" || { echo "$what_: cpr failed"; fail=1; return; }
+  at_=$(first_at_ log copy_range)
+  cmp -s "$1" "$2" && test "$at_" = 0 && return
+  echo "$what_: went on at ${at_:-?}; the copy is $(cmp -s "$1" "$2" ||
+        echo not) the same as its source"
+  fail=1
+}
+
+head -c 3145729 /dev/urandom > src && touch -d '2020-01-02' src \
+  || framework_failure_
+size=$(stat -c %s src)
+
+# A genuine mark to plant: the one a killed copy of src got.
+killed_ src genuine
+value=$(getfattr --only-values -n $mark genuine) || framework_failure_
+
+# The same copy, resumed, keeps what the mark records (were it not,
+# the cases below would show nothing).
+cp genuine resumed && setfattr -n $mark -v "$value" resumed \
+  || framework_failure_
+rm -f log
+with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=log \
+  cpr --continue src resumed && cmp src resumed || fail=1
+test "$(first_at_ log copy_range)" = "$(offset_ genuine)" \
+  || { echo "a genuine mark was not trusted"; fail=1; }
+
+# 1. Planted by another user in a sticky directory: their bytes, padded to
+# the source's size, under the name root copies to.
+if test "$(id -u)" = 0 && id -u nobody > /dev/null 2>&1 && chmod a+rx .; then
+  as_="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --"
+  mkdir pub && chmod 1777 pub || framework_failure_
+  if $as_ sh -c "printf '#!/bin/sh\necho pwned\n' > pub/tool &&
+        truncate -s $size pub/tool && setfattr -n $mark -v '$value' pub/tool"
+  then
+    whole_ "a mark planted by nobody" src pub/tool
+  else
+    echo "nobody cannot write here: planted mark not tried"
+  fi
+fi
+
+# ... and on files of our own that someone else could write: a second
+# name, group write permission.
+cp genuine twin && setfattr -n $mark -v "$value" twin && ln twin twin2 \
+  || framework_failure_
+whole_ "a mark on a file with two names" src twin
+cp genuine gw && setfattr -n $mark -v "$value" gw && chmod g+w gw \
+  || framework_failure_
+whole_ "a mark on a group-writable file" src gw
+
+# 3. The source's data changed within the kept bytes, same size, its
+# mtime put back (as touch -r, tar or rsync -t do).
+killed_ src changed
+cp -p src src.saved && printf 'XXXX' | dd of=src conv=notrunc 2> /dev/null &&
+touch -r src.saved src || framework_failure_
+whole_ "a source changed with its mtime put back" src changed
+cp -p src.saved src || framework_failure_
+
+# 4. The destination written over in place since (its xattrs stay).
+killed_ src over
+head -c $size /dev/urandom > other && cp other over || framework_failure_
+test -n "$(offset_ over)" || framework_failure_ "cp dropped the mark"
+whole_ "a destination written over since" src over
+
+# 5. A destination that was there before, with its own mode, and a
+# read-only source: cpr without -p keeps the destination's mode, killed
+# and continued as copied in one go, as GNU cp does.
+cp src ro && chmod 0444 ro && printf 'old\n' > mode.gnu && chmod 0644 mode.gnu &&
+cp mode.gnu mode.cpr || framework_failure_
+/bin/cp ro mode.gnu || framework_failure_
+killed_ ro mode.cpr
+cpr --continue ro mode.cpr && cmp ro mode.cpr || fail=1
+test "$(stat -c %a mode.cpr)" = "$(stat -c %a mode.gnu)" \
+  || { echo "resumed: mode $(stat -c %a mode.cpr), GNU cp's" \
+            "$(stat -c %a mode.gnu)"; fail=1; }
+
+# A destination with a mark that cannot be written anew (EIO): the old
+# mark, which names other data, is gone once the copy is.
+cp genuine stale && setfattr -n $mark -v "$value" stale || framework_failure_
+with_shim_ CPR_SHIM_XATTR=fsetxattr:EIO cpr src stale && cmp src stale \
+  || fail=1
+test -z "$(getfattr -n $mark stale 2> /dev/null)" \
+  || { echo "a stale mark outlived the copy"; fail=1; }
+
+Exit $fail
