@@ -1433,6 +1433,69 @@ marked_partial (struct job const *j, struct cp_options const *x)
   return 0 < r;
 }
 
+/* Whether, with --preserve=links, another name may lead to J->src:
+   it has several links, or symlinks to it are being followed.  */
+static bool
+may_be_linked (struct job const *j, struct cp_options const *x)
+{
+  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
+          && (1 < j->src_st.st_nlink
+              || x->dereference == DEREF_ALWAYS
+              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                  && j->command_line_arg)));
+}
+
+/* Make J->dst a link to EARLIER, the copy of J->src's inode, replacing
+   what is there; with -v, say that it went, as GNU cp does.  */
+static bool
+link_earlier (struct job const *j, struct seen const *earlier,
+              struct cp_options const *x)
+{
+  if (!make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
+                       false))
+    return false;
+  if (x->verbose && !j->new_dst)
+    {
+      progress_hide ();
+      printf (_("removed %s\n"), quoteaf (j->dst));
+      progress_resume ();
+    }
+  return true;
+}
+
+/* With --preserve=links, make J->dst a link to the copy already made of
+   J->src's inode, if any.  Set *DONE when that is what happened.  */
+static bool
+link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
+{
+  *done = false;
+  if (!may_be_linked (j, x))
+    return true;
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
+  if (!earlier)
+    return true;
+  *done = true;
+  if (x->verbose)
+    print_verbose (j);
+  return link_earlier (j, earlier, x);
+}
+
+/* -u skips J->dst, not older than J->src.  With --preserve=links it
+   still takes part in the links among the copies: it becomes a link to
+   the copy already made of J->src's inode, if any (an earlier copy's
+   link wins over -u), else the copy that later names link to.  */
+static bool
+link_skipped (struct job const *j, struct cp_options const *x)
+{
+  if (!may_be_linked (j, x))
+    return true;
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
+  if (earlier)
+    return link_earlier (j, earlier, x);
+  remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
+  return true;
+}
+
 /* -u skips J->dst, not older than J->src.  If both are symlinks to the
    same target, give the copy the attributes that *X preserves all the
    same: they are set after the symlink is made, and a copy stopped in
@@ -1515,7 +1578,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       && !marked_partial (j, x))
     {
       *skip = true;
-      return refresh_symlink (j, x);
+      return refresh_symlink (j, x) && link_skipped (j, x);
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))
@@ -1577,36 +1640,6 @@ copy_by_kind (struct job *j, struct cp_options const *x,
     return copy_special (j, x);
   error (0, 0, _("%s has unknown file type"), quoteaf (j->src));
   return false;
-}
-
-/* Whether, with --preserve=links, another name may lead to J->src:
-   it has several links, or symlinks to it are being followed.  */
-static bool
-may_be_linked (struct job const *j, struct cp_options const *x)
-{
-  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
-          && (1 < j->src_st.st_nlink
-              || x->dereference == DEREF_ALWAYS
-              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
-                  && j->command_line_arg)));
-}
-
-/* With --preserve=links, make J->dst a link to the copy already made of
-   J->src's inode, if any.  Set *DONE when that is what happened.  */
-static bool
-link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
-{
-  *done = false;
-  if (!may_be_linked (j, x))
-    return true;
-  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
-  if (!earlier)
-    return true;
-  *done = true;
-  if (x->verbose)
-    print_verbose (j);
-  return make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
-                         false);
 }
 
 /* Check whether the source directory of J was met before in this

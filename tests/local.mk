@@ -36,6 +36,7 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/errors.sh				\
   tests/cpr/large.sh				\
   tests/cpr/links.sh				\
+  tests/cpr/update-links.sh			\
   tests/cpr/interactive.sh			\
   tests/cpr/parents.sh				\
   tests/cpr/usage.sh				\
