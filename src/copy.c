@@ -395,8 +395,7 @@ same_owner (struct stat const *dst_st, struct stat const *src_st)
 static int
 clear_unfinished (struct job const *j, int dst_fd, struct stat const *dst_st)
 {
-  if (!(dst_st && partial_unfinished_mode (dst_st)
-        && (j->new_dst || dst_st->st_uid == geteuid ())))
+  if (!(dst_st && partial_unfinished_mode (dst_st)))
     return 0;
   return dst_chmod (j, dst_fd, dst_st->st_mode & 07777 & ~S_ISVTX
                     & ~(j->src_st.st_mode & S_IWUSR ? 0 : S_IWUSR));
@@ -419,6 +418,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
         {
           error (0, errno, _("preserving permissions for %s"),
                  quoteaf (j->dst));
+          clear_unfinished (j, dst_fd, dst_st);
           return false;
         }
       /* An ACL carries the permission bits only: the sticky bit stays
@@ -614,10 +614,14 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
          an empty file that passes for a copy.  With --continue, open
          for reading too, if allowed, to check what it would keep.  */
       int fd = -1;
-      if (x->resume && !x->data_copy_skipped)
+      if (x->resume && !x->data_copy_skipped && S_ISREG (j->dst_st.st_mode))
         fd = openat (dst_dirfd, j->dst_rel, O_RDWR | O_BINARY);
       if (fd < 0)
         fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY);
+      /* A copy of ours that an earlier run left unfinished ends with
+         the mode that run would have given it.  */
+      if (0 <= fd && later_mode && partial_unfinished_mode (&j->dst_st))
+        *new_mode = mode;
       if (0 <= fd)
         return fd;
       if (errno == ENOENT && S_ISLNK (j->dst_st.st_mode))
@@ -780,7 +784,10 @@ begin_data (struct job const *j, int src_fd, struct stat const *src_st,
                                            .dev = dst_st->st_dev };
       mark_failed (j, errno, x);
     }
-  if (*start < dst_st->st_size && ftruncate (dst_fd, *start) != 0)
+  /* As O_TRUNC would, even an empty file: the truncation updates its
+     times and clears its set-ID bits.  */
+  if (!j->new_dst && (*start < dst_st->st_size || !*start)
+      && ftruncate (dst_fd, *start) != 0)
     {
       error (0, errno, _("failed to truncate %s"), quoteaf (j->dst));
       return false;
@@ -1496,25 +1503,43 @@ link_skipped (struct job const *j, struct cp_options const *x)
   return true;
 }
 
-/* -u skips J->dst, not older than J->src.  If both are symlinks to the
-   same target, give the copy the attributes that *X preserves all the
-   same: they are set after the symlink is made, and a copy stopped in
-   between leaves one that is new, so never older than its source.  A
-   regular file has its mark for that (partial.h); a symlink has no data
-   to mark.  */
+/* Whether J->dst, a symlink or special file, is what a copy of J->src
+   makes: a symlink to the same target, or a special file of the same
+   type and device number.  */
 static bool
-refresh_symlink (struct job const *j, struct cp_options const *x)
+same_nondata (struct job const *j)
 {
-  if (!S_ISLNK (j->src_st.st_mode) || !S_ISLNK (j->dst_st.st_mode)
-      || !(x->preserve_timestamps || x->preserve_ownership))
+  mode_t s = j->src_st.st_mode, d = j->dst_st.st_mode;
+  if (S_ISLNK (s) && S_ISLNK (d))
+    {
+      char *a = areadlink_with_size (j->src, j->src_st.st_size);
+      char *b = a ? areadlinkat_with_size (dst_dirfd, j->dst_rel,
+                                           j->dst_st.st_size) : NULL;
+      bool same = b && strcmp (a, b) == 0;
+      free (a);
+      free (b);
+      return same;
+    }
+  return ((S_ISFIFO (s) && S_ISFIFO (d)) || (S_ISSOCK (s) && S_ISSOCK (d))
+          || (((S_ISCHR (s) && S_ISCHR (d)) || (S_ISBLK (s) && S_ISBLK (d)))
+              && j->src_st.st_rdev == j->dst_st.st_rdev));
+}
+
+/* -u skips J->dst, not older than J->src.  If it is a symlink or special
+   file that a copy of J->src makes, of ours (or root's run), give it the
+   attributes that *X preserves all the same: they are set after it is
+   made, and a copy stopped in between leaves one that is new, so never
+   older than its source.  A regular file has its mark for that
+   (partial.h); these have no data to mark.  */
+static bool
+refresh_nondata (struct job const *j, struct cp_options const *x)
+{
+  uid_t me = geteuid ();
+  if (S_ISREG (j->src_st.st_mode) || S_ISDIR (j->src_st.st_mode)
+      || !(x->preserve_timestamps || x->preserve_ownership)
+      || !(j->dst_st.st_uid == me || me == 0) || !same_nondata (j))
     return true;
-  char *a = areadlink_with_size (j->src, j->src_st.st_size);
-  char *b = a ? areadlinkat_with_size (dst_dirfd, j->dst_rel,
-                                       j->dst_st.st_size) : NULL;
-  bool same = b && strcmp (a, b) == 0;
-  free (a);
-  free (b);
-  return !same || set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
+  return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }
 
 /* Deal with an existing destination J->dst before copying J->src onto
@@ -1578,7 +1603,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       && !marked_partial (j, x))
     {
       *skip = true;
-      return refresh_symlink (j, x) && link_skipped (j, x);
+      return refresh_nondata (j, x) && link_skipped (j, x);
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))

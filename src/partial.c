@@ -121,16 +121,25 @@ partial_identity (int src_fd, struct stat const *st)
 }
 
 bool
-partial_trusted (struct stat const *dst_st)
+partial_unfinished_mode (struct stat const *dst_st)
 {
-  return (dst_st->st_uid == geteuid () && dst_st->st_nlink == 1
-          && !(dst_st->st_mode & (S_IWGRP | S_IWOTH)));
+  /* Only root's copies can have been given another owner (-a).  */
+  uid_t me = geteuid ();
+  return (S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX)
+          && (dst_st->st_uid == me || me == 0));
 }
 
 bool
-partial_unfinished_mode (struct stat const *dst_st)
+partial_trusted (struct stat const *dst_st)
 {
-  return S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX);
+  /* A file of ours with the sticky bit was made by cpr with O_EXCL, so
+     nobody held it open before; its mode let no one else write it, and
+     it has no other name.  A file written over in place (no sticky
+     bit) could have been opened by anyone who could write it before,
+     and could write it still.  */
+  return (partial_unfinished_mode (dst_st) && dst_st->st_uid == geteuid ()
+          && dst_st->st_nlink == 1
+          && !(dst_st->st_mode & (S_IWGRP | S_IWOTH)));
 }
 
 /* Write P's mark onto its destination.  */

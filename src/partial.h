@@ -83,13 +83,16 @@ uint64_t partial_identity (int src_fd, struct stat const *src_st);
 
 /* Whether the destination whose status is DST_ST may be trusted to
    hold what its mark says: a file that someone else could have written
-   (another owner, a second name, group or other write permission)
-   could carry a mark planted to make this copy keep that someone's
-   bytes.  */
+   (another owner, a second name, group or other write permission, or
+   an existing file written over in place, which anyone could have held
+   open) could carry a mark planted to make this copy keep that
+   someone's bytes.  Only a file that cpr made qualifies.  */
 bool partial_trusted (struct stat const *dst_st);
 
 /* Whether the destination whose status is DST_ST is unfinished by the
-   sign of a file cpr made: a regular file with the sticky bit.  */
+   sign of a file cpr made: a regular file with the sticky bit, owned by
+   the caller (or by anyone, if the caller is root, whose -a copies get
+   their source's owner).  */
 bool partial_unfinished_mode (struct stat const *dst_st);
 
 /* Begin marking FD, a regular destination, as a partial copy of the

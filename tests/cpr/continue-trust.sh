@@ -57,7 +57,7 @@ value=$(getfattr --only-values -n $mark genuine) || framework_failure_
 
 # The same copy, resumed, keeps what the mark records (were it not,
 # the cases below would show nothing).
-cp genuine resumed && setfattr -n $mark -v "$value" resumed \
+cp -p genuine resumed && setfattr -n $mark -v "$value" resumed \
   || framework_failure_
 rm -f log
 with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_LOG=log \
@@ -67,6 +67,7 @@ test "$(first_at_ log copy_range)" = "$(offset_ genuine)" \
 
 # 1. Planted by another user in a sticky directory: their bytes, padded to
 # the source's size, under the name root copies to.
+as_=
 if test "$(id -u)" = 0 && id -u nobody > /dev/null 2>&1 && chmod a+rx .; then
   as_="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --"
   mkdir pub && chmod 1777 pub || framework_failure_
@@ -80,11 +81,21 @@ if test "$(id -u)" = 0 && id -u nobody > /dev/null 2>&1 && chmod a+rx .; then
 fi
 
 # ... and on files of our own that someone else could write: a second
-# name, group write permission.
-cp genuine twin && setfattr -n $mark -v "$value" twin && ln twin twin2 \
+# name, group write permission; or could have written: an existing file
+# copied over in place, which cpr did not make, writable by nobody when
+# the mark was planted, locked down since (a descriptor opened then
+# would still write).
+if test -n "$as_"; then
+  cp src locked && chmod 0666 locked || framework_failure_
+  $as_ sh -c "printf 'EVIL' | dd of=locked conv=notrunc 2> /dev/null &&
+    setfattr -n $mark -v '$value' locked" || framework_failure_
+  chmod 0644 locked || framework_failure_
+  whole_ "a mark planted before the file was locked" src locked
+fi
+cp -p genuine twin && setfattr -n $mark -v "$value" twin && ln twin twin2 \
   || framework_failure_
 whole_ "a mark on a file with two names" src twin
-cp genuine gw && setfattr -n $mark -v "$value" gw && chmod g+w gw \
+cp -p genuine gw && setfattr -n $mark -v "$value" gw && chmod g+w gw \
   || framework_failure_
 whole_ "a mark on a group-writable file" src gw
 
@@ -113,6 +124,49 @@ cpr --continue ro mode.cpr && cmp ro mode.cpr || fail=1
 test "$(stat -c %a mode.cpr)" = "$(stat -c %a mode.gnu)" \
   || { echo "resumed: mode $(stat -c %a mode.cpr), GNU cp's" \
             "$(stat -c %a mode.gnu)"; fail=1; }
+
+# --continue onto an existing FIFO writes into it, as GNU cp does (and
+# waits for a reader): it does not open it for reading too.
+mkfifo fifo && printf 'payload\n' > small || framework_failure_
+timeout 3 cpr --continue small fifo; rc=$?
+timeout 3 /bin/cp small fifo; ref=$?
+test $rc = $ref || { echo "onto a FIFO: status $rc, GNU cp's $ref"; fail=1; }
+
+# An empty source onto an existing empty file: truncated all the same,
+# as by GNU cp's O_TRUNC (its mtime is the copy's).
+: > e.src && : > e.dst && touch -d 2000-01-01 e.dst && cpr e.src e.dst \
+  && test e.dst -nt e.src || { echo "an empty file was not truncated"; fail=1; }
+
+# A copy killed before its last mode change (strace injects SIGKILL at
+# the first fchmod), then copied again with -u: the mode GNU cp gives.
+if strace -V > /dev/null 2>&1; then
+  printf 'mode\n' > m.src && chmod 0444 m.src || framework_failure_
+  test -z "$as_" || chown nobody m.src || framework_failure_
+  for o in --preserve=ownership,timestamps --no-preserve=mode; do
+    rm -f m.dst m.gnu
+    /bin/cp $o m.src m.gnu || framework_failure_
+    (strace -qq -o /dev/null -e trace=fchmod \
+       -e inject=fchmod:signal=SIGKILL:when=1 cpr $o m.src m.dst) 2> /dev/null
+    cpr -u $o m.src m.dst || fail=1
+    test "$(stat -c %a m.dst)" = "$(stat -c %a m.gnu)" \
+      || { echo "$o, killed, then -u: mode $(stat -c %a m.dst)," \
+                "GNU cp's $(stat -c %a m.gnu)"; fail=1; }
+  done
+fi
+
+# Someone else's sticky file or symlink is not an unfinished copy of
+# ours: -u skips it as GNU cp does, and leaves it alone.
+if test -n "$as_"; then
+  mkdir theirs && chmod 0777 theirs && printf 'x\n' > theirs/s &&
+  printf 'theirs\n' > theirs/d && chmod 1644 theirs/d && ln -s s theirs/l &&
+  ln -s s theirs/m && chown nobody theirs/s &&
+  touch -h -d 2030-01-01 theirs/d theirs/m || framework_failure_
+  $as_ cpr -u theirs/s theirs/d || fail=1
+  $as_ cpr -u -P --preserve=timestamps theirs/l theirs/m || fail=1
+  test "$(cat theirs/d)" = theirs && test "$(stat -c %a theirs/d)" = 1644 &&
+    test "$(stat -c %Y theirs/m)" = "$(date -d 2030-01-01 +%s)" \
+    || { echo "-u changed another user's files"; fail=1; }
+fi
 
 # A destination with a mark that cannot be written anew (EIO): the old
 # mark, which names other data, is gone once the copy is.

@@ -23,14 +23,14 @@ cpr=$abs_top_builddir/src/cpr
 
 # The tree: data in one call and in three (CPR_CHUNK_SIZE below), an
 # empty file, a read-only file, a file with two names, a symlink, a
-# user xattr, and a directory inside.
+# FIFO, a user xattr, and a directory inside.
 make_src_ ()
 {
   mkdir $1 $1/sub &&
   head -c 5000 /dev/urandom > $1/small && head -c 70000 /dev/urandom > $1/big &&
   : > $1/empty && printf 'ro\n' > $1/sub/ro && chmod 0444 $1/sub/ro &&
   printf 'linked\n' > $1/sub/two && ln $1/sub/two $1/two &&
-  ln -s small $1/sym &&
+  ln -s small $1/sym && mkfifo $1/sub/pipe &&
   { setfattr -n user.colour -v blue $1/small 2> /dev/null || :; } &&
   "$tree_state" times $1
 }
