@@ -113,6 +113,60 @@ static struct
 
 static volatile sig_atomic_t winch;
 
+/* What a fatal signal (^C) writes to take the status line off the
+   screen, so that the shell's prompt does not land on it: written by
+   draw, emptied by erase_line.  */
+static char fatal_erase[LINE_MAX_BYTES + 2];
+static volatile sig_atomic_t fatal_erase_len;
+
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT while the line is shown: erase it,
+   then die of the signal as without the handler (it was installed with
+   SA_RESETHAND and SA_NODEFER).  */
+static void
+on_fatal (int sig)
+{
+  if (fatal_erase_len)
+    {
+      ssize_t r = write (STDERR_FILENO, fatal_erase, fatal_erase_len);
+      (void) r;
+    }
+  raise (sig);
+}
+
+/* Catch the signals that end cpr at a terminal, unless ignored.  */
+static void
+catch_fatal (void)
+{
+  static int const sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+  struct sigaction sa = { .sa_handler = on_fatal,
+                          .sa_flags = SA_RESETHAND | SA_NODEFER };
+  sigemptyset (&sa.sa_mask);
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+    {
+      struct sigaction old;
+      if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        sigaction (sigs[i], &sa, NULL);
+    }
+}
+
+/* What erases a line of COLS columns now.  */
+static void
+set_fatal_erase (size_t cols)
+{
+  fatal_erase_len = 0;
+  size_t n = MIN (cols, LINE_MAX_BYTES);
+  if (p.erase_esc)
+    {
+      memcpy (fatal_erase, "\r\033[K", 4);
+      fatal_erase_len = 4;
+      return;
+    }
+  fatal_erase[0] = '\r';
+  memset (fatal_erase + 1, ' ', n);
+  fatal_erase[n + 1] = '\r';
+  fatal_erase_len = n + 2;
+}
+
 /* SIGWINCH: only note it; the next redraw reads the new width.  */
 static void
 on_winch (int sig)
@@ -209,6 +263,14 @@ method_word (int how, bool past)
     }
 }
 
+/* N for ngettext, which takes an unsigned long: a count too large for
+   it is plural all the same.  */
+static unsigned long
+select_plural (intmax_t n)
+{
+  return 0 <= n && n <= 1000000 ? n : 1000000 + n % 1000000;
+}
+
 /* Whether the totals may still grow: a directory found is not listed.  */
 static bool
 open_totals (void)
@@ -222,7 +284,19 @@ at_least (void)
   return !open_totals () ? "" : p.utf8 ? "\u2265" : ">=";
 }
 
-/* Bytes a second over the samples in the ring, up to NOW; 0 if unknown.  */
+/* The bytes that took work to copy: by the kernel, the file server or
+   read and write.  A hole and a clone cost about nothing whatever their
+   size, so a rate that counted them would say nothing of how long the
+   rest takes (a sparse file made it terabytes a second).  */
+static intmax_t
+copied_bytes (void)
+{
+  return (p.by_method[PROGRESS_SERVER] + p.by_method[PROGRESS_KERNEL]
+          + p.by_method[PROGRESS_READ_WRITE]);
+}
+
+/* Bytes copied a second over the samples in the ring, up to NOW; 0 if
+   unknown.  */
 static double
 current_rate (long long now)
 {
@@ -231,13 +305,13 @@ current_rate (long long now)
   struct sample const *old = &p.ring[(p.ring_head + RING - p.ring_len)
                                      % RING];
   long long ns = now - old->ns;
-  return ns <= 0 ? 0 : (p.bytes_done - old->done) * 1e9 / ns;
+  return ns <= 0 ? 0 : (copied_bytes () - old->done) * 1e9 / ns;
 }
 
 static void
 push_sample (long long now)
 {
-  p.ring[p.ring_head] = (struct sample) { now, p.bytes_done };
+  p.ring[p.ring_head] = (struct sample) { now, copied_bytes () };
   p.ring_head = (p.ring_head + 1) % RING;
   p.ring_len = MIN (p.ring_len + 1, RING);
 }
@@ -255,8 +329,9 @@ bytes_field (char *line, size_t size, intmax_t total)
     append (line, size, " (%d%%)", (int) (p.bytes_done * 100.0L / total));
 }
 
-/* "512 MiB/s  ETA 0:03": the ETA a lower bound too while the totals
-   are.  */
+/* "512 MiB/s  ETA 0:03": the rate of the bytes copied, and the time
+   the rest would take at it (holes and clones to come make it less),
+   a lower bound too while the totals are.  */
 static void
 rate_fields (char *line, size_t size, intmax_t total, long long now)
 {
@@ -279,8 +354,11 @@ format_status (char *line, size_t size, long long now)
   intmax_t files = MAX (p.files_found, p.files_done);
   line[0] = '\0';
   bytes_field (line, size, total);
-  append (line, size, _("  %jd/%s%jd files"), p.files_done, at_least (),
-          files);
+  append (line, size, (open_totals ()
+                       ? _("  %jd/%s%jd files")
+                       : ngettext ("  %jd/%s%jd file", "  %jd/%s%jd files",
+                                   select_plural (files))),
+          p.files_done, at_least (), files);
   rate_fields (line, size, total, now);
   if (0 <= p.method)
     append (line, size, "  %s", method_word (p.method, false));
@@ -310,6 +388,7 @@ erase_line (void)
       put (buf, n + 2);
     }
   p.shown = false;
+  fatal_erase_len = 0;
 }
 
 /* Draw the status line at NOW in place of the one on the screen, cut
@@ -344,6 +423,8 @@ draw (long long now)
     for (size_t c = cols; c < p.shown_cols && len < sizeof out; c++)
       out[len++] = ' ';
   put (out, len);
+  fflush (stderr);
+  set_fatal_erase (cols);
   p.shown = true;
   p.hidden = false;
   p.shown_cols = cols;
@@ -387,6 +468,7 @@ progress_start (enum progress_when when)
                               .sa_flags = SA_RESTART };
       sigemptyset (&sa.sa_mask);
       sigaction (SIGWINCH, &sa, NULL);
+      catch_fatal ();
     }
   p.start_ns = p.last_draw_ns = gethrxtime ();
   push_sample (p.start_ns);
@@ -520,13 +602,15 @@ progress_finish (void)
   char line[LINE_MAX_BYTES], time_s[32];
   size_buf size_s, rate_s;
   snprintf (line, sizeof line,
-            p.files_done == 1 ? _("%jd file: %s in %s") : _("%jd files: %s in %s"),
+            ngettext ("%jd file: %s in %s", "%jd files: %s in %s",
+                      select_plural (p.files_done)),
             p.files_done,
             human_readable (p.bytes_done, size_s, SIZE_OPTS, 1, 1),
             elapsed_words (elapsed, time_s, sizeof time_s));
-  if (0 < elapsed)
+  /* The rate of what took work: none for holes and clones only.  */
+  if (0 < elapsed && 0 < copied_bytes ())
     append (line, sizeof line, ", %s/s",
-            human_readable (p.bytes_done * 1e9L / elapsed, rate_s,
+            human_readable (copied_bytes () * 1e9L / elapsed, rate_s,
                             SIZE_OPTS, 1, 1));
   moved_words (line, sizeof line);
   if (p.shown)

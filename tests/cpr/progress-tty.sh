@@ -5,8 +5,9 @@
 # (carriage return, then ESC [ K after the text), never runs ahead of the
 # data and ends with a summary line; it is cut to the terminal's width
 # less one column (stty cols 40), follows a SIGWINCH, and is taken off
-# the screen before a -v line, an error message and an -i prompt.  With
-# no option and with --progress=never nothing of it is written.
+# the screen before a -v line, an error message and an -i prompt, and
+# when ^C ends the copy.  With no option and with --progress=never
+# nothing of it is written.
 #
 # The shim makes each copy_file_range call seem to take 150 ms
 # (CPR_SHIM_CALL_NS), which is more than the 100 ms between two redraws:
@@ -133,6 +134,21 @@ awk 'length ($0) > 29 { if (narrow) bad = 1; wide++ }
      length ($0) <= 29 { narrow++ }
      END { exit bad || !wide || !narrow }' status ||
   { echo "no resize seen:"; cat status; fail=1; } >&2
+
+# ^C (SIGINT) in the middle of the copy: cpr dies of it, as without
+# --progress, and takes the status line off the screen first, so that
+# the shell's prompt does not land on it.  (The shell starts a command
+# in the background with SIGINT ignored: env gives it back.)
+rm -r d && mkdir d || framework_failure_
+in_tty_ 80 "env --default-signal=INT CPR_SHIM_SLEEP_NS=100000000 \
+  CPR_CHUNK_SIZE=$M cpr --progress slow d & \
+  for i in \$(seq 100); do \
+    test \$(stat -c %s d/slow 2> /dev/null || echo 0) -ge $((3 * M)) && break; \
+    sleep 0.1; \
+  done; kill -INT \$!; wait \$!"
+grep -x 'rc=130' rc > /dev/null || { echo "^C: $(cat rc)"; fail=1; }
+status_lines_ | grep . > /dev/null && test "$(sed -n '$p' seg)" = '<K>' ||
+  { echo "^C left the status line on the screen:"; cat seg; fail=1; } >&2
 
 # A tree: while a directory found is not listed yet, the totals are
 # lower bounds (>=, or U+2265 in a UTF-8 locale), then exact.
