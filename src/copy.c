@@ -828,6 +828,17 @@ copy_reg_data (struct job const *j, int src_fd, struct stat const *src_st,
   return ok;
 }
 
+/* Remove the mark of J->dst, MARK, if any.  */
+static bool
+end_mark (struct job const *j, struct partial *mark)
+{
+  if (partial_end (mark) == 0)
+    return true;
+  error (0, errno, _("cannot remove the partial-copy mark of %s"),
+         quoteaf (j->dst));
+  return false;
+}
+
 /* Copy the regular file (or, with copy_as_regular, the readable special
    file) J->src to J->dst.  */
 static bool
@@ -887,16 +898,18 @@ copy_reg (struct job *j, struct cp_options const *x)
       goto close_dst;
     }
 
-  ok = set_attributes (j, src_fd, dst_fd, &dst_st, new_mode, x);
-  /* The last step: until the attributes are set too, the copy is not
-     done, and a --continue after an interruption sets them.  The data
-     is all there, though, even if an attribute failed.  */
-  if (partial_end (&mark) != 0)
-    {
-      error (0, errno, _("cannot remove the partial-copy mark of %s"),
-             quoteaf (j->dst));
-      ok = false;
-    }
+  /* The xattr goes before the sticky bit of a file cpr made, which is
+     the sign that lasts until the last step (its mode), and which a
+     mark is not trusted without; on any other file it is the last
+     step: until the attributes are set too, the copy is not done, and
+     a --continue after an interruption sets them.  The data is all
+     there, though, even if an attribute failed.  */
+  bool made = partial_unfinished_mode (&dst_st);
+  ok = made ? end_mark (j, &mark) : true;
+  if (!set_attributes (j, src_fd, dst_fd, &dst_st, new_mode, x))
+    ok = false;
+  if (!made && !end_mark (j, &mark))
+    ok = false;
 
 close_dst:
   if (close (dst_fd) != 0)

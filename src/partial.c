@@ -120,11 +120,25 @@ partial_identity (int src_fd, struct stat const *st)
   return hash_text (buf);
 }
 
+/* The caller's effective user ID: a system call, asked once.  */
+static uid_t
+my_euid (void)
+{
+  static uid_t me;
+  static bool known;
+  if (!known)
+    {
+      me = geteuid ();
+      known = true;
+    }
+  return me;
+}
+
 bool
 partial_unfinished_mode (struct stat const *dst_st)
 {
   /* Only root's copies can have been given another owner (-a).  */
-  uid_t me = geteuid ();
+  uid_t me = my_euid ();
   return (S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX)
           && (dst_st->st_uid == me || me == 0));
 }
@@ -137,7 +151,7 @@ partial_trusted (struct stat const *dst_st)
      it has no other name.  A file written over in place (no sticky
      bit) could have been opened by anyone who could write it before,
      and could write it still.  */
-  return (partial_unfinished_mode (dst_st) && dst_st->st_uid == geteuid ()
+  return (partial_unfinished_mode (dst_st) && dst_st->st_uid == my_euid ()
           && dst_st->st_nlink == 1
           && !(dst_st->st_mode & (S_IWGRP | S_IWOTH)));
 }
