@@ -1344,6 +1344,23 @@ marked_partial (struct job const *j, struct cp_options const *x)
   return 0 < r;
 }
 
+/* Whether the copy of J->src must replace the existing J->dst rather
+   than be written into it: the destination's other links must not see
+   the new data, and a file that is not regular cannot be rewritten in
+   place.  Only a copy of data replaces anything: --attributes-only
+   leaves the destination's data and links alone, and a special file
+   fails to be made over it, as with GNU cp.  */
+static bool
+needs_new_inode (struct job const *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  if (x->data_copy_skipped)
+    return false;
+  return ((x->preserve_links && 1 < j->dst_st.st_nlink)
+          || (!S_ISREG (m) && !x->hard_link && !x->symbolic_link
+              && !(x->copy_as_regular && !S_ISLNK (m))));
+}
+
 /* Deal with an existing destination J->dst before copying J->src onto
    it.  Return false on failure; set *SKIP when there is nothing to copy
    (-n, -u, -i answered no, or the link is already there).  */
@@ -1425,13 +1442,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   if (x->backup_type != no_backups)
     return make_backup (j, x);
 
-  /* Files that are not rewritten in place get a fresh inode: so does
-     anything when asked, a file whose other links must not see the
-     copy, and whatever a non-regular source replaces.  */
-  if (x->unlink_dest_before_opening
-      || (x->preserve_links && 1 < j->dst_st.st_nlink)
-      || (!S_ISREG (j->src_st.st_mode) && !x->hard_link && !x->symbolic_link
-          && !(x->copy_as_regular && !S_ISLNK (j->src_st.st_mode))))
+  if (x->unlink_dest_before_opening || needs_new_inode (j, x))
     return remove_dst (j, x);
   return true;
 }
