@@ -1123,13 +1123,20 @@ copy_dir_attributes (char const *src_name, struct stat const *src_st,
   return set_dir_attributes (&j, final_mode, x);
 }
 
+/* Whether the symlink policy follows a symlink named J->src.  */
+static bool
+source_followed (struct job const *j, struct cp_options const *x)
+{
+  return (x->dereference == DEREF_ALWAYS
+          || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+              && j->command_line_arg));
+}
+
 /* Stat J->src as the symlink policy says.  */
 static bool
 stat_source (struct job *j, struct cp_options const *x)
 {
-  bool follow = (x->dereference == DEREF_ALWAYS
-                 || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
-                     && j->command_line_arg));
+  bool follow = source_followed (j, x);
   if ((follow ? stat (j->src, &j->src_st) : lstat (j->src, &j->src_st)) != 0)
     {
       error (0, errno, _("cannot stat %s"), quoteaf (j->src));
@@ -1349,7 +1356,10 @@ marked_partial (struct job const *j, struct cp_options const *x)
    the new data, and a file that is not regular cannot be rewritten in
    place.  Only a copy of data replaces anything: --attributes-only
    leaves the destination's data and links alone, and a special file
-   fails to be made over it, as with GNU cp.  */
+   fails to be made over it, as with GNU cp.  So does one reached by
+   following a symlink (-L, or -H on the command line), which GNU cp
+   does not replace either: the user named what it points to, not a
+   file to recreate.  */
 static bool
 needs_new_inode (struct job const *j, struct cp_options const *x)
 {
@@ -1357,7 +1367,8 @@ needs_new_inode (struct job const *j, struct cp_options const *x)
   if (x->data_copy_skipped)
     return false;
   return ((x->preserve_links && 1 < j->dst_st.st_nlink)
-          || (!S_ISREG (m) && !x->hard_link && !x->symbolic_link
+          || (!S_ISREG (m) && !source_followed (j, x)
+              && !x->hard_link && !x->symbolic_link
               && !(x->copy_as_regular && !S_ISLNK (m))));
 }
 
