@@ -1411,12 +1411,6 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       return true;
     }
 
-  if (!src_dir && dst_dir)
-    {
-      error (0, 0, _("cannot overwrite directory %s with non-directory"),
-             quoteaf (j->dst));
-      return false;
-    }
   if (src_dir && !dst_dir)
     {
       error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
@@ -1440,6 +1434,15 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
     {
       *skip = true;
       return true;
+    }
+
+  /* Only now, as in GNU cp: -u and a "no" to -i leave a directory in
+     the way of a file alone, without an error.  */
+  if (dst_dir)
+    {
+      error (0, 0, _("cannot overwrite directory %s with non-directory"),
+             quoteaf (j->dst));
+      return false;
     }
 
   if (x->dest_info && x->backup_type != numbered_backups
