@@ -1184,21 +1184,29 @@ same_file_ok (struct job const *j, struct cp_options const *x,
       return backup || x->unlink_dest_before_opening;
     }
 
+  /* A symlink, not followed, to the very destination: -l finds its
+     link there already, unless the destination is to be backed up
+     first; -s would lose the file, as would any copy below.  */
+  struct stat f;
+  bool points_to_dst = (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
+                        && stat (j->src, &f) == 0 && SAME_INODE (f, *d));
+  if (points_to_dst && x->hard_link && !backup)
+    {
+      *nothing_to_do = true;
+      return true;
+    }
+  if (points_to_dst && x->symbolic_link)
+    return false;
   if (x->hard_link || x->symbolic_link || backup)
     return true;
 
-  struct stat f;
   /* Writing through a symlink to the source would truncate it; one
      removed first is no danger.  */
   if (S_ISLNK (d->st_mode) && !S_ISLNK (s->st_mode)
       && !x->unlink_dest_before_opening
       && fstatat (dst_dirfd, j->dst_rel, &f, 0) == 0 && SAME_INODE (f, *s))
     return false;
-  /* Replacing the source's target with the symlink would lose it.  */
-  if (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
-      && stat (j->src, &f) == 0 && SAME_INODE (f, *d))
-    return false;
-  return true;
+  return !points_to_dst;
 }
 
 /* Ask whether to overwrite J->dst (-i).  An unwritable one is named
@@ -1359,7 +1367,10 @@ marked_partial (struct job const *j, struct cp_options const *x)
    fails to be made over it, as with GNU cp.  So does one reached by
    following a symlink (-L, or -H on the command line), which GNU cp
    does not replace either: the user named what it points to, not a
-   file to recreate.  */
+   file to recreate.  Otherwise a special file's copy replaces the
+   destination also when it is a link made with -l or -s, or data read
+   as from a regular file (-P without -R, or --copy-contents), which
+   would go to the destination's other links too: as with GNU cp.  */
 static bool
 needs_new_inode (struct job const *j, struct cp_options const *x)
 {
@@ -1367,9 +1378,7 @@ needs_new_inode (struct job const *j, struct cp_options const *x)
   if (x->data_copy_skipped)
     return false;
   return ((x->preserve_links && 1 < j->dst_st.st_nlink)
-          || (!S_ISREG (m) && !source_followed (j, x)
-              && !x->hard_link && !x->symbolic_link
-              && !(x->copy_as_regular && !S_ISLNK (m))));
+          || (!S_ISREG (m) && !source_followed (j, x)));
 }
 
 /* Deal with an existing destination J->dst before copying J->src onto
@@ -1405,11 +1414,6 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
              quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
       return false;
     }
-  if (nothing_to_do)
-    {
-      *skip = true;
-      return true;
-    }
 
   if (src_dir && !dst_dir)
     {
@@ -1418,7 +1422,10 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       return false;
     }
   if (src_dir)
-    return true;
+    {
+      *skip = nothing_to_do;
+      return true;
+    }
 
   if (x->update
       && 0 <= utimecmpat (dst_dirfd, j->dst_rel, &j->dst_st, &j->src_st,
@@ -1431,6 +1438,14 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))
+    {
+      *skip = true;
+      return true;
+    }
+
+  /* The link already there is only found after -i has asked, as in GNU
+     cp, which says nothing more.  */
+  if (nothing_to_do)
     {
       *skip = true;
       return true;
