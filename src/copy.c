@@ -508,6 +508,15 @@ print_verbose (struct job const *j)
   progress_resume ();
 }
 
+/* Print the -v line for the removal of J->dst.  */
+static void
+print_removed (struct job const *j)
+{
+  progress_hide ();
+  printf (_("removed %s\n"), quoteaf (j->dst));
+  progress_resume ();
+}
+
 /* Remove the existing destination of J so that a new file can take its
    place.  */
 static bool
@@ -520,11 +529,7 @@ remove_dst (struct job *j, struct cp_options const *x)
     }
   j->new_dst = true;
   if (x->verbose)
-    {
-      progress_hide ();
-      printf (_("removed %s\n"), quoteaf (j->dst));
-      progress_resume ();
-    }
+    print_removed (j);
   return true;
 }
 
@@ -1359,6 +1364,54 @@ marked_partial (struct job const *j, struct cp_options const *x)
   return 0 < r;
 }
 
+/* Whether, with --preserve=links, another name may lead to J->src:
+   it has several links, or symlinks to it are being followed.  */
+static bool
+may_be_linked (struct job const *j, struct cp_options const *x)
+{
+  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
+          && (1 < j->src_st.st_nlink
+              || x->dereference == DEREF_ALWAYS
+              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+                  && j->command_line_arg)));
+}
+
+/* Make J->dst a link to EARLIER, the copy already made of J->src's
+   inode.  -v says when that replaced a file, as GNU cp does.  */
+static bool
+link_to (struct seen const *earlier, struct job *j,
+         struct cp_options const *x)
+{
+  if (!make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
+                       false))
+    return false;
+  if (x->verbose && !j->new_dst)
+    print_removed (j);
+  return true;
+}
+
+/* -u found the existing J->dst up to date, so it is skipped.  It
+   still stands for J->src's inode, if that has other names, even
+   without --preserve=links: as with GNU cp, the later names that -u
+   skips too are linked to it, and with --preserve=links the others
+   as well.  But if an earlier name stands for the inode already, J->dst
+   is linked to that one, whatever -u says, so that the names stay one
+   file.  */
+static bool
+up_to_date (struct job *j, struct cp_options const *x)
+{
+  if (!may_be_linked (j, x)
+      && !(1 < j->src_st.st_nlink && !S_ISDIR (j->src_st.st_mode)))
+    return true;
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
+  if (!earlier)
+    {
+      remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
+      return true;
+    }
+  return link_to (earlier, j, x);
+}
+
 /* Whether the copy of J->src must replace the existing J->dst rather
    than be written into it: the destination's other links must not see
    the new data, and a file that is not regular cannot be rewritten in
@@ -1434,7 +1487,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       && !marked_partial (j, x))
     {
       *skip = true;
-      return true;
+      return up_to_date (j, x);
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))
@@ -1509,18 +1562,6 @@ copy_by_kind (struct job *j, struct cp_options const *x,
   return false;
 }
 
-/* Whether, with --preserve=links, another name may lead to J->src:
-   it has several links, or symlinks to it are being followed.  */
-static bool
-may_be_linked (struct job const *j, struct cp_options const *x)
-{
-  return (x->preserve_links && !S_ISDIR (j->src_st.st_mode)
-          && (1 < j->src_st.st_nlink
-              || x->dereference == DEREF_ALWAYS
-              || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
-                  && j->command_line_arg)));
-}
-
 /* With --preserve=links, make J->dst a link to the copy already made of
    J->src's inode, if any.  Set *DONE when that is what happened.  */
 static bool
@@ -1535,8 +1576,7 @@ link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
   *done = true;
   if (x->verbose)
     print_verbose (j);
-  return make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
-                         false);
+  return link_to (earlier, j, x);
 }
 
 /* Check whether the source directory of J was met before in this
