@@ -218,6 +218,7 @@ struct job
   dev_t parent_dev;             /* device of SRC's parent, for -x */
   struct ancestor const *ancestors; /* the directories SRC is in */
   bool listed;                  /* SRC, a directory, was listed */
+  bool leading;                 /* DST leads to a --parents copy */
 };
 
 static void count_found (struct stat const *st, struct cp_options const *x);
@@ -422,7 +423,10 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
      made with, which lets nobody else in.  */
   bool perms = !symlink && owner != OWNER_FAILED;
   bool ok = owner != OWNER_FAILED;
-  if (owner == OWNER_LOST)
+  /* GNU cp gives the directories leading to a --parents copy their
+     source's whole mode all the same, and the kernel keeps the
+     set-group-ID bit if the group is ours.  */
+  if (owner == OWNER_LOST && !j->leading)
     {
       /* The copy belongs to us now: it must not get set-ID bits meant
          for its source's owner, nor, unless it is a directory, the
@@ -1123,7 +1127,7 @@ copy_dir_attributes (char const *src_name, struct stat const *src_st,
                      struct cp_options const *x)
 {
   struct job j = { .src = src_name, .dst = dst_name, .dst_rel = dst_relname,
-                   .src_st = *src_st, .new_dst = new_dst };
+                   .src_st = *src_st, .new_dst = new_dst, .leading = true };
   dst_dirfd = dst_dir_fd;
   return set_dir_attributes (&j, final_mode, x);
 }
