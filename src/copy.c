@@ -29,6 +29,9 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#if HAVE_ATTR_COPY_CHECK_PERMISSIONS
+# include <attr/libattr.h>
+#endif
 
 #include "acl.h"
 #include "areadlink.h"
@@ -312,6 +315,20 @@ restrict_before_chown (struct job const *j, int fd)
   return true;
 }
 
+/* Whether /etc/xattr.conf lets the xattr NAME be copied.  GNU cp asks
+   libattr, which leaves out the names it says to skip (XFS's
+   trusted.SGI_*, index data, security.evm that only the kernel may
+   write) and those holding permissions, which travel with the mode.  */
+static bool
+xattr_conf_allows (char const *name)
+{
+#if HAVE_ATTR_COPY_CHECK_PERMISSIONS
+  return attr_copy_check_permissions (name, NULL) != 0;
+#else
+  return true;
+#endif
+}
+
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
    ACLs travel with the mode and the SELinux label with the context, so
    the system.* and security.selinux names are left alone here.  So is
@@ -340,7 +357,7 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
   for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
     {
       if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0
-          || strcmp (n, PARTIAL_XATTR) == 0)
+          || strcmp (n, PARTIAL_XATTR) == 0 || !xattr_conf_allows (n))
         continue;
       ssize_t vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, NULL, 0)
                       : lgetxattr (src, n, NULL, 0));
