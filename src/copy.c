@@ -29,6 +29,9 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#if HAVE_ATTR_COPY_CHECK_PERMISSIONS
+# include <attr/libattr.h>
+#endif
 
 #include "acl.h"
 #include "areadlink.h"
@@ -218,6 +221,7 @@ struct job
   dev_t parent_dev;             /* device of SRC's parent, for -x */
   struct ancestor const *ancestors; /* the directories SRC is in */
   bool listed;                  /* SRC, a directory, was listed */
+  bool leading;                 /* DST leads to a --parents copy */
 };
 
 static void count_found (struct stat const *st, struct cp_options const *x);
@@ -311,6 +315,20 @@ restrict_before_chown (struct job const *j, int fd)
   return true;
 }
 
+/* Whether /etc/xattr.conf lets the xattr NAME be copied.  GNU cp asks
+   libattr, which leaves out the names it says to skip (XFS's
+   trusted.SGI_*, index data, security.evm that only the kernel may
+   write) and those holding permissions, which travel with the mode.  */
+static bool
+xattr_conf_allows (char const *name)
+{
+#if HAVE_ATTR_COPY_CHECK_PERMISSIONS
+  return attr_copy_check_permissions (name, NULL) != 0;
+#else
+  return true;
+#endif
+}
+
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
    ACLs travel with the mode and the SELinux label with the context, so
    the system.* and security.selinux names are left alone here.  So is
@@ -339,7 +357,7 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
   for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
     {
       if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0
-          || strcmp (n, PARTIAL_XATTR) == 0)
+          || strcmp (n, PARTIAL_XATTR) == 0 || !xattr_conf_allows (n))
         continue;
       ssize_t vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, NULL, 0)
                       : lgetxattr (src, n, NULL, 0));
@@ -483,7 +501,10 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
      made with, which lets nobody else in.  */
   bool perms = !symlink && owner != OWNER_FAILED;
   bool ok = owner != OWNER_FAILED;
-  if (owner == OWNER_LOST)
+  /* GNU cp gives the directories leading to a --parents copy their
+     source's whole mode all the same, and the kernel keeps the
+     set-group-ID bit if the group is ours.  */
+  if (owner == OWNER_LOST && !j->leading)
     {
       /* The copy belongs to us now: it must not get set-ID bits meant
          for its source's owner, nor, unless it is a directory, the
@@ -555,6 +576,15 @@ print_verbose (struct job const *j)
   progress_resume ();
 }
 
+/* Print the -v line for the removal of J->dst.  */
+static void
+print_removed (struct job const *j)
+{
+  progress_hide ();
+  printf (_("removed %s\n"), quoteaf (j->dst));
+  progress_resume ();
+}
+
 /* Remove the existing destination of J so that a new file can take its
    place.  */
 static bool
@@ -567,11 +597,7 @@ remove_dst (struct job *j, struct cp_options const *x)
     }
   j->new_dst = true;
   if (x->verbose)
-    {
-      progress_hide ();
-      printf (_("removed %s\n"), quoteaf (j->dst));
-      progress_resume ();
-    }
+    print_removed (j);
   return true;
 }
 
@@ -1224,18 +1250,25 @@ copy_dir_attributes (char const *src_name, struct stat const *src_st,
                      struct cp_options const *x)
 {
   struct job j = { .src = src_name, .dst = dst_name, .dst_rel = dst_relname,
-                   .src_st = *src_st, .new_dst = new_dst };
+                   .src_st = *src_st, .new_dst = new_dst, .leading = true };
   dst_dirfd = dst_dir_fd;
   return set_dir_attributes (&j, final_mode, x);
+}
+
+/* Whether the symlink policy follows a symlink named J->src.  */
+static bool
+source_followed (struct job const *j, struct cp_options const *x)
+{
+  return (x->dereference == DEREF_ALWAYS
+          || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
+              && j->command_line_arg));
 }
 
 /* Stat J->src as the symlink policy says.  */
 static bool
 stat_source (struct job *j, struct cp_options const *x)
 {
-  bool follow = (x->dereference == DEREF_ALWAYS
-                 || (x->dereference == DEREF_COMMAND_LINE_ARGUMENTS
-                     && j->command_line_arg));
+  bool follow = source_followed (j, x);
   if ((follow ? stat (j->src, &j->src_st) : lstat (j->src, &j->src_st)) != 0)
     {
       error (0, errno, _("cannot stat %s"), quoteaf (j->src));
@@ -1283,21 +1316,29 @@ same_file_ok (struct job const *j, struct cp_options const *x,
       return backup || x->unlink_dest_before_opening;
     }
 
+  /* A symlink, not followed, to the very destination: -l finds its
+     link there already, unless the destination is to be backed up
+     first; -s would lose the file, as would any copy below.  */
+  struct stat f;
+  bool points_to_dst = (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
+                        && stat (j->src, &f) == 0 && SAME_INODE (f, *d));
+  if (points_to_dst && x->hard_link && !backup)
+    {
+      *nothing_to_do = true;
+      return true;
+    }
+  if (points_to_dst && x->symbolic_link)
+    return false;
   if (x->hard_link || x->symbolic_link || backup)
     return true;
 
-  struct stat f;
   /* Writing through a symlink to the source would truncate it; one
      removed first is no danger.  */
   if (S_ISLNK (d->st_mode) && !S_ISLNK (s->st_mode)
       && !x->unlink_dest_before_opening
       && fstatat (dst_dirfd, j->dst_rel, &f, 0) == 0 && SAME_INODE (f, *s))
     return false;
-  /* Replacing the source's target with the symlink would lose it.  */
-  if (S_ISLNK (s->st_mode) && !S_ISLNK (d->st_mode)
-      && stat (j->src, &f) == 0 && SAME_INODE (f, *d))
-    return false;
-  return true;
+  return !points_to_dst;
 }
 
 /* Ask whether to overwrite J->dst (-i).  An unwritable one is named
@@ -1465,54 +1506,17 @@ may_be_linked (struct job const *j, struct cp_options const *x)
                   && j->command_line_arg)));
 }
 
-/* Make J->dst a link to EARLIER, the copy of J->src's inode, replacing
-   what is there; with -v, say that it went, as GNU cp does.  */
+/* Make J->dst a link to EARLIER, the copy already made of J->src's
+   inode.  -v says when that replaced a file, as GNU cp does.  */
 static bool
-link_earlier (struct job const *j, struct seen const *earlier,
-              struct cp_options const *x)
+link_to (struct seen const *earlier, struct job *j,
+         struct cp_options const *x)
 {
   if (!make_hard_link (dst_dirfd, earlier->rel, earlier->name, j, true,
                        false))
     return false;
   if (x->verbose && !j->new_dst)
-    {
-      progress_hide ();
-      printf (_("removed %s\n"), quoteaf (j->dst));
-      progress_resume ();
-    }
-  return true;
-}
-
-/* With --preserve=links, make J->dst a link to the copy already made of
-   J->src's inode, if any.  Set *DONE when that is what happened.  */
-static bool
-link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
-{
-  *done = false;
-  if (!may_be_linked (j, x))
-    return true;
-  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
-  if (!earlier)
-    return true;
-  *done = true;
-  if (x->verbose)
-    print_verbose (j);
-  return link_earlier (j, earlier, x);
-}
-
-/* -u skips J->dst, not older than J->src.  With --preserve=links it
-   still takes part in the links among the copies: it becomes a link to
-   the copy already made of J->src's inode, if any (an earlier copy's
-   link wins over -u), else the copy that later names link to.  */
-static bool
-link_skipped (struct job const *j, struct cp_options const *x)
-{
-  if (!may_be_linked (j, x))
-    return true;
-  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
-  if (earlier)
-    return link_earlier (j, earlier, x);
-  remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
+    print_removed (j);
   return true;
 }
 
@@ -1555,6 +1559,50 @@ refresh_nondata (struct job const *j, struct cp_options const *x)
   return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }
 
+/* -u found the existing J->dst up to date, so it is skipped.  It
+   still stands for J->src's inode, if that has other names, even
+   without --preserve=links: as with GNU cp, the later names that -u
+   skips too are linked to it, and with --preserve=links the others
+   as well.  But if an earlier name stands for the inode already, J->dst
+   is linked to that one, whatever -u says, so that the names stay one
+   file.  */
+static bool
+up_to_date (struct job *j, struct cp_options const *x)
+{
+  if (!may_be_linked (j, x)
+      && !(1 < j->src_st.st_nlink && !S_ISDIR (j->src_st.st_mode)))
+    return true;
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
+  if (!earlier)
+    {
+      remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
+      return true;
+    }
+  return link_to (earlier, j, x);
+}
+
+/* Whether the copy of J->src must replace the existing J->dst rather
+   than be written into it: the destination's other links must not see
+   the new data, and a file that is not regular cannot be rewritten in
+   place.  Only a copy of data replaces anything: --attributes-only
+   leaves the destination's data and links alone, and a special file
+   fails to be made over it, as with GNU cp.  So does one reached by
+   following a symlink (-L, or -H on the command line), which GNU cp
+   does not replace either: the user named what it points to, not a
+   file to recreate.  Otherwise a special file's copy replaces the
+   destination also when it is a link made with -l or -s, or data read
+   as from a regular file (-P without -R, or --copy-contents), which
+   would go to the destination's other links too: as with GNU cp.  */
+static bool
+needs_new_inode (struct job const *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  if (x->data_copy_skipped)
+    return false;
+  return ((x->preserve_links && 1 < j->dst_st.st_nlink)
+          || (!S_ISREG (m) && !source_followed (j, x)));
+}
+
 /* Deal with an existing destination J->dst before copying J->src onto
    it.  Return false on failure; set *SKIP when there is nothing to copy
    (-n, -u, -i answered no, or the link is already there).  */
@@ -1588,18 +1636,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
              quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
       return false;
     }
-  if (nothing_to_do)
-    {
-      *skip = true;
-      return true;
-    }
 
-  if (!src_dir && dst_dir)
-    {
-      error (0, 0, _("cannot overwrite directory %s with non-directory"),
-             quoteaf (j->dst));
-      return false;
-    }
   if (src_dir && !dst_dir)
     {
       error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
@@ -1607,7 +1644,10 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       return false;
     }
   if (src_dir)
-    return true;
+    {
+      *skip = nothing_to_do;
+      return true;
+    }
 
   if (x->update
       && 0 <= utimecmpat (dst_dirfd, j->dst_rel, &j->dst_st, &j->src_st,
@@ -1616,13 +1656,30 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       && !marked_partial (j, x))
     {
       *skip = true;
-      return refresh_nondata (j, x) && link_skipped (j, x);
+      return refresh_nondata (j, x) && up_to_date (j, x);
     }
 
   if (x->interactive == I_ASK_USER && !overwrite_ok (j, x))
     {
       *skip = true;
       return true;
+    }
+
+  /* The link already there is only found after -i has asked, as in GNU
+     cp, which says nothing more.  */
+  if (nothing_to_do)
+    {
+      *skip = true;
+      return true;
+    }
+
+  /* Only now, as in GNU cp: -u and a "no" to -i leave a directory in
+     the way of a file alone, without an error.  */
+  if (dst_dir)
+    {
+      error (0, 0, _("cannot overwrite directory %s with non-directory"),
+             quoteaf (j->dst));
+      return false;
     }
 
   if (x->dest_info && x->backup_type != numbered_backups
@@ -1636,13 +1693,7 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   if (x->backup_type != no_backups)
     return make_backup (j, x);
 
-  /* Files that are not rewritten in place get a fresh inode: so does
-     anything when asked, a file whose other links must not see the
-     copy, and whatever a non-regular source replaces.  */
-  if (x->unlink_dest_before_opening
-      || (x->preserve_links && 1 < j->dst_st.st_nlink)
-      || (!S_ISREG (j->src_st.st_mode) && !x->hard_link && !x->symbolic_link
-          && !(x->copy_as_regular && !S_ISLNK (j->src_st.st_mode))))
+  if (x->unlink_dest_before_opening || needs_new_inode (j, x))
     return remove_dst (j, x);
   return true;
 }
@@ -1678,6 +1729,23 @@ copy_by_kind (struct job *j, struct cp_options const *x,
     return copy_special (j, x);
   error (0, 0, _("%s has unknown file type"), quoteaf (j->src));
   return false;
+}
+
+/* With --preserve=links, make J->dst a link to the copy already made of
+   J->src's inode, if any.  Set *DONE when that is what happened.  */
+static bool
+link_to_earlier_copy (struct job *j, struct cp_options const *x, bool *done)
+{
+  *done = false;
+  if (!may_be_linked (j, x))
+    return true;
+  struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
+  if (!earlier)
+    return true;
+  *done = true;
+  if (x->verbose)
+    print_verbose (j);
+  return link_to (earlier, j, x);
 }
 
 /* Check whether the source directory of J was met before in this

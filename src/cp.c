@@ -186,7 +186,6 @@ struct cli
   char const *target_directory; /* -t's DIRECTORY, or NULL */
   bool no_target_directory;     /* -T */
   bool require_preserve_context; /* --preserve=context asked explicitly */
-  char const *context;          /* --context's CTX, or NULL */
   enum progress_when progress;  /* --progress's WHEN */
 };
 
@@ -390,6 +389,15 @@ cli_init (struct cli *c)
 }
 
 /* Parse ARGV into *C; return the index of the first operand.  */
+/* cpr cannot set an SELinux context (see settle_options): say that a
+   --context=CTX is ignored.  */
+static void
+warn_context_ignored (void)
+{
+  error (0, 0, _("warning: ignoring --context; "
+                 "it requires an SELinux-enabled kernel"));
+}
+
 static int
 parse_options (int argc, char **argv, struct cli *c)
 {
@@ -545,8 +553,10 @@ parse_options (int argc, char **argv, struct cli *c)
         c->backup_suffix = optarg;
         break;
       case 'Z':
+        /* Said at once, for each CTX given, as by GNU cp: before any
+           error in the options after it.  */
         if (optarg)
-          c->context = optarg;
+          warn_context_ignored ();
         break;
       case HELP_OPTION:
         usage (EXIT_SUCCESS);
@@ -598,11 +608,9 @@ settle_options (struct cli *c)
 
   /* cpr is built without SELinux support, which is what GNU cp does
      on a kernel without SELinux: contexts cannot be set, -Z is
-     accepted quietly, an explicit context is warned about, and an
+     accepted quietly, an explicit context is warned about (while the
+     options are parsed), and an
      explicit request to preserve contexts fails.  */
-  if (c->context)
-    error (0, 0, _("warning: ignoring --context; "
-                   "it requires an SELinux-enabled kernel"));
   if (c->require_preserve_context && x->preserve_security_context)
     error (EXIT_FAILURE, 0, _("cannot preserve security context "
                               "without an SELinux-enabled kernel"));

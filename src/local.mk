@@ -10,7 +10,7 @@ bin_PROGRAMS += src/cpr
 src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
   src/progress.c src/progress.h src/partial.c src/partial.h
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \
-  $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIBINTL)
+  $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIB_XATTR) $(LIBINTL)
 
 # The man page is generated from --help and --version, and kept in the
 # repository so that building does not need help2man: after changing

@@ -53,7 +53,10 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/inject.sh				\
   tests/cpr/coarse-time.sh			\
   tests/cpr/default-acl.sh			\
-  tests/cpr/progress.sh
+  tests/cpr/progress.sh				\
+  tests/cpr/fifo-dst.sh				\
+  tests/cpr/link-dst.sh				\
+  tests/cpr/xattr-conf.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =

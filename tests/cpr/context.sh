@@ -41,5 +41,13 @@ cpr_case -Z -d sym new
 cpr_case -Z nonexistent new
 cpr_case --context=x nonexistent new
 cpr_case --context=x
+# The warning comes as --context=CTX is parsed: before the errors of
+# later options, once for each CTX.
+cpr_case --context=x --bogus a new
+cpr_case --context=x --preserve=bogus a new
+cpr_case --context=x -b --backup=bogus a new
+cpr_case --bogus --context=x a new
+cpr_case --context=x --context=y a new
+cpr_case -Z --context=x -T a b c
 
 Exit $fail

@@ -106,4 +106,22 @@ cpr_case -f src d
 cpr_case --remove-destination src new
 cpr_case --remove-destination -r sd dd
 
+# A file onto a directory: -u and -i come first, as in GNU cp, and only
+# a copy they let through fails with "cannot overwrite directory"; a
+# directory onto a file fails without a question.
+setup_file_dir ()
+{
+  mkdir -p a/dir b/a/c b/a/dir && printf 'c\n' > a/c &&
+  printf 'file\n' > b/a/dir/f && printf 'f\n' > a/dir/f && mkdir a/dir/f2 &&
+  printf 'f2\n' > b/a/dir/f2
+}
+for answer in y n; do
+  cpr_case --cr-setup=setup_file_dir --cr-stdin=$answer -iR a b
+  cpr_case --cr-setup=setup_file_dir --cr-stdin=$answer -i a/c b/a
+  cpr_case --cr-setup=setup_file_dir --cr-stdin=$answer -iu a/c b/a
+  cpr_case --cr-setup=setup_file_dir --cr-stdin=$answer -iR a/dir b/a
+done
+cpr_case --cr-setup=setup_file_dir -u a/c b/a
+cpr_case --cr-setup=setup_file_dir -n a/c b/a
+
 Exit $fail

@@ -42,4 +42,25 @@ cpr_case -al t new
 cpr_case -rs "$CR_WORK/t" new
 cpr_case -a --cr-umask=077 t dest
 
+# -u with five links to one file, of which the destination has two
+# linked up to date (so left alone), one older and one newer by itself:
+# the copy that -u skips still stands for the source file, so that the
+# names after it are linked to it, even the newer one that -u alone
+# would skip too.
+setup_update ()
+{
+  mkdir -p s t/s && printf 'five\n' > s/f &&
+  for n in linkm linke fileo fileu; do ln s/f s/$n || return; done &&
+  printf 'kept\n' > t/s/f && ln t/s/f t/s/linke &&
+  printf 'older\n' > t/s/fileo && printf 'newer\n' > t/s/fileu
+}
+update_times ()
+{
+  touch -d @1300000000 s/f && touch -d @1400000000 t/s/f &&
+  touch -d @1200000000 t/s/fileo && touch -d @1500000000 t/s/fileu
+}
+for opt in -au -auv '-ru --preserve=links' -ru -aun; do
+  cpr_case --cr-setup=setup_update --cr-times=update_times $opt s t
+done
+
 Exit $fail

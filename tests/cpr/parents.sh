@@ -47,4 +47,20 @@ cpr_case --parents a/nonexistent/f dest
 cpr_case --parents -s a/b/m dest
 cpr_case --parents -l a/b/m dest
 
+# Run by a user who cannot give the copies away: the leading directories
+# keep the set-group-ID bit of their sources, as with GNU cp.
+if test "$(id -u)" = 0 && id nobody > /dev/null 2>&1 &&
+   setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups -- \
+     test -x "$PWD" 2>/dev/null; then
+  setup_open ()
+  {
+    setup_tree && chmod 777 dest && chmod 2755 a/b
+  }
+  for opt in -a -p --preserve=mode,ownership --preserve=mode; do
+    cpr_case --cr-setup=setup_open --cr-user=nobody --parents $opt \
+      sticky/sgid/f dest
+    cpr_case --cr-setup=setup_open --cr-user=nobody --parents $opt a/b/m dest
+  done
+fi
+
 Exit $fail

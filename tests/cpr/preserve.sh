@@ -121,5 +121,17 @@ cpr_case --attributes-only --preserve=xattr f644 existing
 cpr_case --attributes-only -p -r d dest
 cpr_case --attributes-only sym new
 cpr_case --attributes-only -d sym new
+# It leaves an existing destination's data and its other names alone:
+# a file with a second link is not replaced by a new one (as a full copy
+# with --preserve=links does), nor is any file by a copy of a FIFO.
+setup_fifo ()
+{
+  setup_tree && mkfifo fifo
+}
+cpr_case --attributes-only -a f600 hard
+cpr_case --attributes-only --preserve=links f777 hard
+cpr_case --attributes-only -d f000 hard
+cpr_case --cr-setup=setup_fifo --attributes-only -a fifo existing
+cpr_case --cr-setup=setup_fifo --attributes-only -R fifo existing
 
 Exit $fail
