@@ -307,7 +307,12 @@ restrict_before_chown (struct job const *j, int fd)
       error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
       return false;
     }
-  if (dst_chmod (j, fd, st.st_mode & j->src_st.st_mode & S_IRWXU) != 0)
+  /* The sticky bit of an unfinished copy of ours stays: it is the sign
+     that lasts until the final mode.  */
+  mode_t keep = (partial_unfinished_mode (&st, j->src_st.st_uid)
+                 ? S_ISVTX : 0);
+  if (dst_chmod (j, fd, (st.st_mode & j->src_st.st_mode & S_IRWXU)
+                 | (st.st_mode & keep)) != 0)
     {
       error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
       return false;
@@ -413,7 +418,7 @@ same_owner (struct stat const *dst_st, struct stat const *src_st)
 static int
 clear_unfinished (struct job const *j, int dst_fd, struct stat const *dst_st)
 {
-  if (!(dst_st && partial_unfinished_mode (dst_st)))
+  if (!(dst_st && partial_unfinished_mode (dst_st, j->src_st.st_uid)))
     return 0;
   return dst_chmod (j, dst_fd, dst_st->st_mode & 07777 & ~S_ISVTX
                     & ~(j->src_st.st_mode & S_IWUSR ? 0 : S_IWUSR));
@@ -441,7 +446,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
         }
       /* An ACL carries the permission bits only: the sticky bit stays
          until a chmod clears it.  */
-      if (!(dst_st && partial_unfinished_mode (dst_st))
+      if (!(dst_st && partial_unfinished_mode (dst_st, j->src_st.st_uid))
           || (src_mode & S_ISVTX))
         return true;
       r = dst_chmod (j, dst_fd, src_mode & 07777);
@@ -453,7 +458,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
            : dst_chmod (j, dst_fd, new_mode));
       /* The same for an ACL set with the mode.  */
       if (r == 0 && x->explicit_no_preserve_mode && dst_st
-          && partial_unfinished_mode (dst_st))
+          && partial_unfinished_mode (dst_st, j->src_st.st_uid))
         r = dst_chmod (j, dst_fd, new_mode);
     }
   else
@@ -646,7 +651,7 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
         fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_BINARY);
       /* A copy of ours that an earlier run left unfinished ends with
          the mode that run would have given it.  */
-      if (0 <= fd && later_mode && partial_unfinished_mode (&j->dst_st))
+      if (0 <= fd && later_mode && partial_unfinished_mode (&j->dst_st, j->src_st.st_uid))
         *new_mode = mode;
       if (0 <= fd)
         return fd;
@@ -800,7 +805,7 @@ begin_data (struct job const *j, int src_fd, struct stat const *src_st,
   /* A file made unfinished by this run needs the xattr only for
      progress; any other gets it now, before the truncation, in place
      of whatever mark it had.  */
-  bool now = !(j->new_dst && partial_unfinished_mode (dst_st));
+  bool now = !(j->new_dst && partial_unfinished_mode (dst_st, j->src_st.st_uid));
   if (unmarkable.known && dst_st->st_dev == unmarkable.dev)
     ;
   else if (partial_begin (mark, dst_fd, src_fd, src_st, *start, now) != 0)
@@ -930,7 +935,8 @@ copy_reg (struct job *j, struct cp_options const *x)
      step: until the attributes are set too, the copy is not done, and
      a --continue after an interruption sets them.  The data is all
      there, though, even if an attribute failed.  */
-  bool made = partial_unfinished_mode (&dst_st);
+  bool made = j->new_dst && partial_unfinished_mode (&dst_st,
+                                                     j->src_st.st_uid);
   ok = made ? end_mark (j, &mark) : true;
   if (!set_attributes (j, src_fd, dst_fd, &dst_st, new_mode, x))
     ok = false;
@@ -1477,7 +1483,7 @@ marked_partial (struct job const *j, struct cp_options const *x)
 {
   if (!S_ISREG (j->dst_st.st_mode))
     return false;
-  if (partial_unfinished_mode (&j->dst_st))
+  if (partial_unfinished_mode (&j->dst_st, j->src_st.st_uid))
     return true;
   int fd = openat (dst_dirfd, j->dst_rel,
                    O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -1543,7 +1549,9 @@ same_nondata (struct job const *j)
 }
 
 /* -u skips J->dst, not older than J->src.  If it is a symlink or special
-   file that a copy of J->src makes, of ours (or root's run), give it the
+   file that a copy of J->src makes, of ours (for root, of its source's
+   owner, as -a makes it; another user's, which that user may hold open,
+   is left alone), give it the
    attributes that *X preserves all the same: they are set after it is
    made, and a copy stopped in between leaves one that is new, so never
    older than its source.  A regular file has its mark for that
@@ -1554,7 +1562,9 @@ refresh_nondata (struct job const *j, struct cp_options const *x)
   uid_t me = geteuid ();
   if (S_ISREG (j->src_st.st_mode) || S_ISDIR (j->src_st.st_mode)
       || !(x->preserve_timestamps || x->preserve_ownership)
-      || !(j->dst_st.st_uid == me || me == 0) || !same_nondata (j))
+      || !(j->dst_st.st_uid == me
+           || (me == 0 && j->dst_st.st_uid == j->src_st.st_uid))
+      || !same_nondata (j))
     return true;
   return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }
@@ -1571,6 +1581,11 @@ up_to_date (struct job *j, struct cp_options const *x)
 {
   if (!may_be_linked (j, x)
       && !(1 < j->src_st.st_nlink && !S_ISDIR (j->src_st.st_mode)))
+    return true;
+  /* A symlink in the place of a file's copy is not one of its names:
+     it is never replaced by a link (GNU cp goes through it, and refuses
+     a dangling one).  */
+  if (S_ISLNK (j->dst_st.st_mode) && !S_ISLNK (j->src_st.st_mode))
     return true;
   struct seen const *earlier = recall_entry (copied_sources, &j->src_st);
   if (!earlier)

@@ -135,12 +135,14 @@ my_euid (void)
 }
 
 bool
-partial_unfinished_mode (struct stat const *dst_st)
+partial_unfinished_mode (struct stat const *dst_st, uid_t src_uid)
 {
-  /* Only root's copies can have been given another owner (-a).  */
+  /* Only root's copies can have been given another owner: their
+     source's (-a).  */
   uid_t me = my_euid ();
   return (S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX)
-          && (dst_st->st_uid == me || me == 0));
+          && (dst_st->st_uid == me
+              || (me == 0 && dst_st->st_uid == src_uid)));
 }
 
 bool
@@ -151,7 +153,8 @@ partial_trusted (struct stat const *dst_st)
      it has no other name.  A file written over in place (no sticky
      bit) could have been opened by anyone who could write it before,
      and could write it still.  */
-  return (partial_unfinished_mode (dst_st) && dst_st->st_uid == my_euid ()
+  return (partial_unfinished_mode (dst_st, my_euid ())
+          && dst_st->st_uid == my_euid ()
           && dst_st->st_nlink == 1
           && !(dst_st->st_mode & (S_IWGRP | S_IWOTH)));
 }

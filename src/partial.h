@@ -91,9 +91,9 @@ bool partial_trusted (struct stat const *dst_st);
 
 /* Whether the destination whose status is DST_ST is unfinished by the
    sign of a file cpr made: a regular file with the sticky bit, owned by
-   the caller (or by anyone, if the caller is root, whose -a copies get
-   their source's owner).  */
-bool partial_unfinished_mode (struct stat const *dst_st);
+   the caller (or, if the caller is root, whose -a copies get their
+   source's owner, by SRC_UID, the source's owner).  */
+bool partial_unfinished_mode (struct stat const *dst_st, uid_t src_uid);
 
 /* Begin marking FD, a regular destination, as a partial copy of the
    file open as SRC_FD whose status is SRC_ST (which must outlive *P),

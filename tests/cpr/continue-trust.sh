@@ -168,6 +168,51 @@ if test -n "$as_"; then
     || { echo "-u changed another user's files"; fail=1; }
 fi
 
+# Root's run over an unfinished copy of ours, killed after the chmod that
+# comes before a chown (the owner of an existing destination is set
+# again): still unfinished, so the next -u finishes it.
+if test "$(id -u)" = 0 && strace -V > /dev/null 2>&1; then
+  mkdir r.src && head -c 100000 /dev/urandom > r.src/f && chmod 644 r.src/f &&
+  touch -d 2020-01-01 r.src/f r.src || framework_failure_
+  (with_shim_ CPR_SHIM_COPY_RANGE=$emulate_ CPR_SHIM_FAIL=copy_range:50000:KILL \
+     CPR_CHUNK_SIZE=32768 cpr -aT r.src r.dst) 2> /dev/null
+  (strace -qq -o /dev/null -e trace=fchown -e inject=fchown:signal=SIGKILL:when=1 \
+     cpr -aTu r.src r.dst) 2> /dev/null
+  cpr -aTu r.src r.dst && cmp r.src/f r.dst/f &&
+    test "$(stat -c %a r.dst/f)" = 644 \
+    || { echo "killed before a chown, then -u: mode $(stat -c %a r.dst/f)"; fail=1; }
+fi
+
+# Root's copies onto another user's files that cpr did not make leave
+# them as GNU cp does: a sticky file keeps its mode, and a FIFO that -u
+# skips keeps its owner and mode (that user may hold it open).
+if test -n "$as_"; then
+  mkdir g.cpr && printf 's\n' > g.src && chmod 0444 g.src &&
+  touch -d 2020-01-01 g.src && mkfifo -m 600 g.fifo &&
+  touch -d 2020-01-01 g.fifo || framework_failure_
+  for impl in gnu cpr; do
+    if test $impl = gnu; then prog=/bin/cp; else prog=cpr; fi
+    rm -rf g.$impl && mkdir g.$impl && printf 'x\n' > g.$impl/s &&
+    printf 'x\n' > g.$impl/n && mkfifo -m 666 g.$impl/p &&
+    chmod 1644 g.$impl/s && chmod 1600 g.$impl/n &&
+    chown nobody g.$impl/s g.$impl/n g.$impl/p || framework_failure_
+    $prog g.src g.$impl/s && $prog --no-preserve=mode g.src g.$impl/n &&
+      $prog -au g.fifo g.$impl/p || fail=1
+    stat -c '%n %a %U' g.$impl/s g.$impl/n g.$impl/p | sed "s/g\.$impl/g/"
+  done > g.out
+  sed -n 1,3p g.out > g.gnu.out && sed -n 4,6p g.out > g.cpr.out
+  compare g.gnu.out g.cpr.out || fail=1
+fi
+
+# With hard links among the sources, -u never replaces a symlink in the
+# place of one of their copies by a link (GNU cp goes through it, and
+# refuses a dangling one).
+mkdir hl hl.dst && printf 'a\n' > hl/f && ln hl/f hl/g &&
+touch -d 2020-01-01 hl/f && printf 'b\n' > hl.dst/f && ln -s nowhere hl.dst/g \
+  || framework_failure_
+cpr -ru hl/. hl.dst 2> /dev/null
+test -h hl.dst/g || { echo "-u replaced a symlink by a link"; fail=1; }
+
 # A destination with a mark that cannot be written anew (EIO): the old
 # mark, which names other data, is gone once the copy is.
 cp genuine stale && setfattr -n $mark -v "$value" stale || framework_failure_
