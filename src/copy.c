@@ -1559,12 +1559,9 @@ same_nondata (struct job const *j)
 static bool
 refresh_nondata (struct job const *j, struct cp_options const *x)
 {
-  uid_t me = geteuid ();
   if (S_ISREG (j->src_st.st_mode) || S_ISDIR (j->src_st.st_mode)
       || !(x->preserve_timestamps || x->preserve_ownership)
-      || !(j->dst_st.st_uid == me
-           || (me == 0 && j->dst_st.st_uid == j->src_st.st_uid))
-      || !same_nondata (j))
+      || !partial_ours (&j->dst_st, j->src_st.st_uid) || !same_nondata (j))
     return true;
   return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
 }

@@ -135,14 +135,19 @@ my_euid (void)
 }
 
 bool
-partial_unfinished_mode (struct stat const *dst_st, uid_t src_uid)
+partial_ours (struct stat const *dst_st, uid_t src_uid)
 {
   /* Only root's copies can have been given another owner: their
      source's (-a).  */
   uid_t me = my_euid ();
+  return dst_st->st_uid == me || (me == 0 && dst_st->st_uid == src_uid);
+}
+
+bool
+partial_unfinished_mode (struct stat const *dst_st, uid_t src_uid)
+{
   return (S_ISREG (dst_st->st_mode) && (dst_st->st_mode & S_ISVTX)
-          && (dst_st->st_uid == me
-              || (me == 0 && dst_st->st_uid == src_uid)));
+          && partial_ours (dst_st, src_uid));
 }
 
 bool

@@ -89,6 +89,11 @@ uint64_t partial_identity (int src_fd, struct stat const *src_st);
    someone's bytes.  Only a file that cpr made qualifies.  */
 bool partial_trusted (struct stat const *dst_st);
 
+/* Whether the destination whose status is DST_ST may be a file that
+   cpr made for the caller: the caller's, or, if the caller is root,
+   whose -a copies get their source's owner, SRC_UID's.  */
+bool partial_ours (struct stat const *dst_st, uid_t src_uid);
+
 /* Whether the destination whose status is DST_ST is unfinished by the
    sign of a file cpr made: a regular file with the sticky bit, owned by
    the caller (or, if the caller is root, whose -a copies get their

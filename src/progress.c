@@ -423,7 +423,6 @@ draw (long long now)
     for (size_t c = cols; c < p.shown_cols && len < sizeof out; c++)
       out[len++] = ' ';
   put (out, len);
-  fflush (stderr);
   set_fatal_erase (cols);
   p.shown = true;
   p.hidden = false;
