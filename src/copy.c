@@ -424,6 +424,18 @@ clear_unfinished (struct job const *j, int dst_fd, struct stat const *dst_st)
                     & ~(j->src_st.st_mode & S_IWUSR ? 0 : S_IWUSR));
 }
 
+/* Whether the file open as FD (or -1: not known) has an access ACL
+   beyond its permission bits.  The kernel stores none for an ACL that
+   the mode says all of, and a file system without POSIX ACLs (NFSv4
+   among them) answers ENOTSUP, as gnulib's ACL copy finds too.  */
+static bool
+has_access_acl (int fd)
+{
+  return !(fd >= 0
+           && fgetxattr (fd, "system.posix_acl_access", NULL, 0) < 0
+           && (errno == ENODATA || errno == ENOTSUP));
+}
+
 /* Give J->dst (open as DST_FD or -1, with status *DST_ST since it was
    opened, or NULL) its final mode: SRC_MODE's with ACL if the mode is
    preserved, else NEW_MODE; KEEP_MODE for either means none.  A
@@ -435,7 +447,20 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
           struct cp_options const *x)
 {
   int r = 0;
-  if (x->preserve_mode && src_mode != KEEP_MODE)
+  bool unfinished = dst_st && partial_unfinished_mode (dst_st,
+                                                       j->src_st.st_uid);
+  /* Where neither file has an ACL, copying it would come to a chmod,
+     which the sticky bit of an unfinished copy needs anyway: one
+     metadata update a file instead of two, as many as GNU cp makes.  */
+  if (x->preserve_mode && src_mode != KEEP_MODE && unfinished
+      && !has_access_acl (src_fd) && !has_access_acl (dst_fd))
+    {
+      if (dst_chmod (j, dst_fd, src_mode & 07777) == 0)
+        return true;
+      error (0, errno, _("preserving permissions for %s"), quoteaf (j->dst));
+      return false;
+    }
+  else if (x->preserve_mode && src_mode != KEEP_MODE)
     {
       if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
         {
@@ -446,8 +471,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
         }
       /* An ACL carries the permission bits only: the sticky bit stays
          until a chmod clears it.  */
-      if (!(dst_st && partial_unfinished_mode (dst_st, j->src_st.st_uid))
-          || (src_mode & S_ISVTX))
+      if (!unfinished || (src_mode & S_ISVTX))
         return true;
       r = dst_chmod (j, dst_fd, src_mode & 07777);
     }
@@ -457,8 +481,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
            ? qset_acl (j->dst, dst_fd, new_mode)
            : dst_chmod (j, dst_fd, new_mode));
       /* The same for an ACL set with the mode.  */
-      if (r == 0 && x->explicit_no_preserve_mode && dst_st
-          && partial_unfinished_mode (dst_st, j->src_st.st_uid))
+      if (r == 0 && x->explicit_no_preserve_mode && unfinished)
         r = dst_chmod (j, dst_fd, new_mode);
     }
   else
