@@ -18,6 +18,12 @@ if [ -n "$BENCH_QUICK" ]; then
   BENCH_RUNS=1
 fi
 
+# wanted_workload NAME: whether BENCH_WORKLOADS (file, tree, sweep,
+# sparse; default all) asks for the workloads named NAME.
+wanted_workload() {
+  [ -z "${BENCH_WORKLOADS:-}" ] || [[ " $BENCH_WORKLOADS " == *" $1 "* ]]
+}
+
 log() { echo "bench: $* ($(date -u +%H:%M:%S))" >&2; }
 die() { echo "bench: $*" >&2; exit 1; }
 
