@@ -1638,6 +1638,21 @@ needs_new_inode (struct job const *j, struct cp_options const *x)
           || (!S_ISREG (m) && !source_followed (j, x)));
 }
 
+/* Whether the copy of J->src is written through a symlink in the
+   place of its destination, as GNU cp does for a regular file (or one
+   read as regular) copied without a backup, -l, -s or
+   --remove-destination.  */
+static bool
+follows_dst_symlink (struct job const *j, struct cp_options const *x)
+{
+  mode_t m = j->src_st.st_mode;
+  return !((!S_ISREG (m) && (!x->copy_as_regular || S_ISDIR (m)
+                             || S_ISLNK (m)))
+           || x->symbolic_link || x->hard_link
+           || x->backup_type != no_backups
+           || x->unlink_dest_before_opening);
+}
+
 /* Deal with an existing destination J->dst before copying J->src onto
    it.  Return false on failure; set *SKIP when there is nothing to copy
    (-n, -u, -i answered no, or the link is already there).  */
@@ -1657,6 +1672,13 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
              quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
       return false;
     }
+
+  /* A dangling (or, with -f, looping) symlink that the copy would go
+     through stands for a file that does not exist yet: GNU cp neither
+     skips it (-n, -u) nor asks about it (-i), and then refuses to
+     write through it (-f replaces a loop).  */
+  if (S_ISLNK (j->dst_st.st_mode) && follows_dst_symlink (j, x))
+    return true;
 
   if (x->interactive == I_ALWAYS_NO && !src_dir)
     {
@@ -1842,15 +1864,17 @@ is_ancestor (struct stat const *st, struct ancestor const *ancestors)
 static int
 stat_dst (struct job *j, struct cp_options const *x)
 {
-  mode_t m = j->src_st.st_mode;
-  bool use_lstat = ((!S_ISREG (m) && (!x->copy_as_regular || S_ISDIR (m)
-                                       || S_ISLNK (m)))
-                    || x->symbolic_link || x->hard_link
-                    || x->backup_type != no_backups
-                    || x->unlink_dest_before_opening);
-  if (!use_lstat && fstatat (dst_dirfd, j->dst_rel, &j->dst_st, 0) == 0)
-    return 0;
-  /* A dangling or looping symlink is itself the destination.  */
+  if (follows_dst_symlink (j, x))
+    {
+      if (fstatat (dst_dirfd, j->dst_rel, &j->dst_st, 0) == 0)
+        return 0;
+      /* A symlink that loops cannot be written through either; -f
+         replaces it, as GNU cp does.  */
+      if (errno != ENOENT
+          && !(errno == ELOOP && x->unlink_dest_after_failed_open))
+        return errno;
+    }
+  /* A dangling symlink is itself the destination.  */
   return (fstatat (dst_dirfd, j->dst_rel, &j->dst_st, AT_SYMLINK_NOFOLLOW) == 0
           ? 0 : errno);
 }
