@@ -1571,6 +1571,42 @@ same_nondata (struct job const *j)
               && j->src_st.st_rdev == j->dst_st.st_rdev));
 }
 
+/* Give the skipped J->dst, a symlink or special file, the owner, times
+   and mode that *X preserves, by calls that never follow a symlink:
+   its owner may swap it for one between two calls, and a name that is
+   followed would let that user have root's cpr change any file.  The
+   ACL and xattrs, which Linux sets on such a file only through a name
+   that it follows, are left as they are.  */
+static bool
+refresh_attributes (struct job const *j, struct cp_options const *x)
+{
+  mode_t mode = j->src_st.st_mode & 07777;
+  enum owner_result owner = OWNER_KEPT;
+  if (x->preserve_ownership && !same_owner (&j->dst_st, &j->src_st))
+    owner = set_owner (j, -1, x);
+  if (owner == OWNER_FAILED)
+    return false;
+  if (owner == OWNER_LOST)
+    mode &= ~(S_ISUID | S_ISGID | S_ISVTX);
+  bool ok = true;
+  struct timespec ts[2] = { get_stat_atime (&j->src_st),
+                            get_stat_mtime (&j->src_st) };
+  if (x->preserve_timestamps && dst_utimens (j, -1, ts) != 0
+      && !(S_ISLNK (j->dst_st.st_mode)
+           && (errno == ENOSYS || errno == EOPNOTSUPP)))
+    {
+      error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
+      ok = false;
+    }
+  if (x->preserve_mode && !S_ISLNK (j->dst_st.st_mode)
+      && dst_chmod (j, -1, mode) != 0)
+    {
+      error (0, errno, _("preserving permissions for %s"), quoteaf (j->dst));
+      ok = false;
+    }
+  return ok;
+}
+
 /* -u skips J->dst, not older than J->src.  If it is a symlink or special
    file that a copy of J->src makes, of ours (for root, of its source's
    owner, as -a makes it; another user's, which that user may hold open,
@@ -1586,7 +1622,7 @@ refresh_nondata (struct job const *j, struct cp_options const *x)
       || !(x->preserve_timestamps || x->preserve_ownership)
       || !partial_ours (&j->dst_st, j->src_st.st_uid) || !same_nondata (j))
     return true;
-  return set_attributes (j, -1, -1, NULL, KEEP_MODE, x);
+  return refresh_attributes (j, x);
 }
 
 /* -u found the existing J->dst up to date, so it is skipped.  It

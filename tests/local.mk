@@ -56,6 +56,7 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/progress.sh				\
   tests/cpr/fifo-dst.sh				\
   tests/cpr/dangling-dst.sh			\
+  tests/cpr/update-swap.sh			\
   tests/cpr/link-dst.sh				\
   tests/cpr/xattr-conf.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
