@@ -494,6 +494,20 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
   return true;
 }
 
+/* Whether the chown of J->dst (open as DST_FD, with status *DST_ST)
+   turns another user's sticky file into one that looks like an
+   unfinished copy of ours (partial.h).  A mark on it then must go
+   before and after the chown: its owner could have written it, or
+   written the data it vouches for through a descriptor held open, and
+   --continue would trust it were cpr stopped before removing it.  */
+static bool
+gives_us_sticky (struct job const *j, int dst_fd, struct stat const *dst_st)
+{
+  return (!j->new_dst && 0 <= dst_fd && dst_st && S_ISREG (dst_st->st_mode)
+          && (dst_st->st_mode & S_ISVTX)
+          && !partial_ours (dst_st, j->src_st.st_uid));
+}
+
 /* Set the attributes that *X preserves on the copy J->dst of J->src:
    ownership first (it may clear set-ID bits), then xattrs, the
    timestamps, and the mode and ACL last (set_mode).
@@ -521,7 +535,13 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
       if (!j->new_dst && x->preserve_mode && !symlink
           && !restrict_before_chown (j, dst_fd))
         return false;
+      bool disowned = gives_us_sticky (j, dst_fd, dst_st);
+      if (disowned)
+        partial_drop (dst_fd);
       owner = set_owner (j, dst_fd, x);
+      /* Once more, in case its owner wrote one in between.  */
+      if (disowned)
+        partial_drop (dst_fd);
     }
 
   /* With the wrong owner, the source's xattrs and mode could give the

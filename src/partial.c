@@ -286,6 +286,12 @@ partial_end (struct partial *p)
   return r;
 }
 
+void
+partial_drop (int fd)
+{
+  fremovexattr (fd, PARTIAL_XATTR);
+}
+
 bool
 partial_unsupported (int err)
 {

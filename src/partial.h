@@ -128,6 +128,10 @@ mode_t partial_settle_mode (struct partial *p, mode_t mode);
    set.  */
 int partial_end (struct partial *p);
 
+/* Remove any mark from the file open as FD, whoever wrote it; errors
+   are for partial_end to find.  */
+void partial_drop (int fd);
+
 /* Whether ERR says that a file system cannot hold user xattrs.  */
 bool partial_unsupported (int err);
 

@@ -213,6 +213,25 @@ touch -d 2020-01-01 hl/f && printf 'b\n' > hl.dst/f && ln -s nowhere hl.dst/g \
 cpr -ru hl/. hl.dst 2> /dev/null
 test -h hl.dst/g || { echo "-u replaced a symlink by a link"; fail=1; }
 
+# Root's --preserve=ownership copy onto another user's sticky file, killed
+# at each removal of the mark: the chown makes the file root's, sticky,
+# as if cpr had made it; the mark on it, which the file's owner could
+# have written (or, as here, whose data that user could have written
+# through a descriptor held open), must not be trusted.
+if test -n "$as_" && strace -V > /dev/null 2>&1; then
+  for k in 1 2 3; do
+    rm -f o.dst && head -c $size /dev/zero | tr '\0' x > o.dst &&
+    chown nobody o.dst && chmod 1600 o.dst || framework_failure_
+    (CPR_CHUNK_SIZE=1048576 strace -f -qq -o /dev/null -e trace=fremovexattr \
+       -e inject=fremovexattr:signal=SIGKILL:when=$k \
+       cpr --preserve=ownership src o.dst) 2> /dev/null
+    printf EVIL | dd of=o.dst conv=notrunc status=none || framework_failure_
+    cpr --continue src o.dst && cmp -s src o.dst \
+      || { echo "another user's sticky file, killed at removal $k of the" \
+                "mark: --continue kept $(head -c 4 o.dst)"; fail=1; }
+  done
+fi
+
 # A destination with a mark that cannot be written anew (EIO): the old
 # mark, which names other data, is gone once the copy is.
 cp genuine stale && setfattr -n $mark -v "$value" stale || framework_failure_
