@@ -36,6 +36,7 @@
 #include "progress.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <signal.h>
@@ -118,6 +119,10 @@ static volatile sig_atomic_t winch;
    draw, emptied by erase_line.  */
 static char fatal_erase[LINE_MAX_BYTES + 2];
 static volatile sig_atomic_t fatal_erase_len;
+/* The terminal, opened anew without blocking: a terminal whose output
+   is stopped (^S, or a stalled ssh session) would otherwise hold the
+   handler in write, and the signal would not end cpr.  -1: none.  */
+static int fatal_fd = -1;
 
 /* SIGINT, SIGTERM, SIGHUP, SIGQUIT while the line is shown: erase it,
    then die of the signal as without the handler (it was installed with
@@ -125,9 +130,9 @@ static volatile sig_atomic_t fatal_erase_len;
 static void
 on_fatal (int sig)
 {
-  if (fatal_erase_len)
+  if (fatal_erase_len && 0 <= fatal_fd)
     {
-      ssize_t r = write (STDERR_FILENO, fatal_erase, fatal_erase_len);
+      ssize_t r = write (fatal_fd, fatal_erase, fatal_erase_len);
       (void) r;
     }
   raise (sig);
@@ -138,6 +143,10 @@ static void
 catch_fatal (void)
 {
   static int const sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+  /* A file description of its own: O_NONBLOCK on standard error's
+     would be seen by every process that shares it.  */
+  fatal_fd = open ("/proc/self/fd/2",
+                   O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   struct sigaction sa = { .sa_handler = on_fatal,
                           .sa_flags = SA_RESETHAND | SA_NODEFER };
   sigemptyset (&sa.sa_mask);

@@ -150,6 +150,25 @@ grep -x 'rc=130' rc > /dev/null || { echo "^C: $(cat rc)"; fail=1; }
 status_lines_ | grep . > /dev/null && test "$(sed -n '$p' seg)" = '<K>' ||
   { echo "^C left the status line on the screen:"; cat seg; fail=1; } >&2
 
+# SIGTERM while the terminal's output is stopped (^S, or an ssh session
+# that stalls): cpr still dies of it at once, as without --progress; the
+# handler that erases the line must not wait for the terminal.  tcflow
+# stops the output as ^S does; it starts again once cpr is gone (or
+# after 3 s).  perl-base, which has POSIX's tcflow, is in every Debian.
+rm -r d && mkdir d || framework_failure_
+in_tty_ 80 "env --default-signal=TERM CPR_SHIM_SLEEP_NS=100000000 \
+    CPR_CHUNK_SIZE=$M cpr --progress slow d & \
+    for i in \$(seq 100); do \
+      test \$(stat -c %s d/slow 2> /dev/null || echo 0) -ge $((3 * M)) && break; \
+      sleep 0.1; \
+    done; perl -MPOSIX -e 'POSIX::tcflow(0, POSIX::TCOOFF)'; sleep 0.5; \
+    kill -TERM \$!; \
+    for i in \$(seq 30); do kill -0 \$! 2> /dev/null || break; sleep 0.1; done; \
+    kill -0 \$! 2> /dev/null && echo alive > alive; \
+    perl -MPOSIX -e 'POSIX::tcflow(0, POSIX::TCOON)'; wait \$!"
+test -f alive && { echo "SIGTERM did not end cpr while output was stopped"; fail=1; }
+grep -x 'rc=143' rc > /dev/null || { echo "stopped output, SIGTERM: $(cat rc)"; fail=1; }
+
 # A tree: while a directory found is not listed yet, the totals are
 # lower bounds (>=, or U+2265 in a UTF-8 locale), then exact.
 mkdir -p t/s1 t/s2 && mv big1 t/s1 && mv big2 t/s2 || framework_failure_
