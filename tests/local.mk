@@ -1,5 +1,6 @@
 ## tests/local.mk: the test suite.
-## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+## Copyright (C) 2026 The copyrange authors.
+## SPDX-License-Identifier: GPL-3.0-or-later
 ##
 ## HOST_TESTS run on the build machine's own kernel.  GUEST_TESTS need the
 ## patched kernel and the scratch filesystems: 'make check' runs them inside
