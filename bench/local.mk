@@ -3,7 +3,8 @@
 
 bench_scripts = bench/run bench/host bench/guest bench/report bench/plot \
   bench/lib.sh
-EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-results.csv \
+EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-archive.md \
+  doc/bench-results.csv \
   doc/bench-results-2026-12-03.csv doc/bench-results-2026-12-05-one-boot.csv \
   doc/bench-results-2026-12-05-ffb3950.csv doc/bench.svg
 

@@ -117,8 +117,8 @@ enum
    as GNU cp reads every source: the kernel then reads ahead twice the
    disk's window (128 KiB by default), in half as many requests, which
    is what a disk that seeks between source and copy needs.  The
-   emulated disks of doc/bench.md showed no difference beyond their
-   noise.  A file that fits in the default window is read in one
+   emulated disks of doc/bench-archive.md showed no difference beyond
+   their noise.  A file that fits in the default window is read in one
    request anyway, and the advice would only add a system call to it.  */
 #define ADVISE_MIN (128 * 1024)
 

@@ -1,5 +1,6 @@
 ## tests/local.mk: the test suite.
-## Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+## Copyright (C) 2026 The copyrange authors.
+## SPDX-License-Identifier: GPL-3.0-or-later
 ##
 ## HOST_TESTS run on the build machine's own kernel.  GUEST_TESTS need the
 ## patched kernel and the scratch filesystems: 'make check' runs them inside
@@ -84,8 +85,9 @@ HOST_TESTS += tests/cpr/calls.sh
 # What the tests that trace cpr beside GNU cp check first.
 EXTRA_DIST += tests/trace-lib.sh
 
-# copy_range offload: btrfs clones, NFSv4.2 COPY served by nfsd (kernel
-# patches 0004-0007), xfs clones through the VFS's remap step (0009).
+# copy_range offload: btrfs clones (kernel patches 0005-0006), the NFS
+# client sends NFSv4.2 CLONE or COPY (0007), nfsd serves COPY (0008-0009),
+# xfs clones through the VFS's remap step (0003).
 # CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
 check_PROGRAMS += tests/copy-range-file
 tests_copy_range_file_SOURCES = tests/copy-range-file.c

@@ -10,7 +10,8 @@
 # the counts and the profile; timed measures a child's wall clock and
 # CPU time; rotate gives each run of a round of tools its own first.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"
 fail=0

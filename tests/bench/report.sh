@@ -7,7 +7,8 @@
 # whether cpr/GNU is at most 1 and the row's physical limit; and issue
 # 13's targets are each checked, met or missed.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"
 fail=0

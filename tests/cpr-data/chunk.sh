@@ -8,7 +8,8 @@
 # each call seem to take a set time, and the destination seem to be on
 # NFS where asked, so the sequence of lengths asked for is exact.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -4,7 +4,8 @@
 # them: a fallback never hides one.  Both programs run as "cp" with the same
 # failure injected by the shim, or on a full tmpfs.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -3,7 +3,8 @@
 # its number is cachestat's), cpr probes once per process, takes the
 # probe's answer without a side effect, and copies with copy_file_range.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -1,5 +1,6 @@
 # lib.sh: helpers for the data mover's tests; source it after init.sh.
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 # The LD_PRELOAD shim that logs and fails the data calls (see shim.c).
 shim_=$abs_top_builddir/tests/cpr-data/shim.so

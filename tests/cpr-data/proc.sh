@@ -2,7 +2,8 @@
 # /proc and /sys files claim sizes that are not their contents' (0, or a
 # page): cpr copies what reading them gives, as GNU cp does.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -6,7 +6,8 @@
 # the copy is identical.  On the host the shim serves copy_range with
 # copy_file_range; in the guest the patched kernel serves it.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -1,19 +1,7 @@
 /* shim -- an LD_PRELOAD library that logs and fails the data calls of
    cpr's data mover, for its tests.
    Copyright (C) 2026 The copyrange authors.
-
-   This program is free software: you can redistribute it and/or modify
-   it under the terms of the GNU General Public License as published by
-   the Free Software Foundation, either version 3 of the License, or
-   (at your option) any later version.
-
-   This program is distributed in the hope that it will be useful,
-   but WITHOUT ANY WARRANTY; without even the implied warranty of
-   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
-   GNU General Public License for more details.
-
-   You should have received a copy of the GNU General Public License
-   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+   SPDX-License-Identifier: GPL-3.0-or-later  */
 
 /* The shim wraps syscall (for copy_range, which has no libc function),
    copy_file_range, read and write, and the calls on user xattrs through

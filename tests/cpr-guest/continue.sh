@@ -19,7 +19,8 @@
 # the export is on btrfs, so mostly CLONE, COPY where a range does not
 # start on a clone block) and at least one CLONE or COPY.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

@@ -6,7 +6,8 @@
 # read and write, leaving holes for zeros, on ext4 and tmpfs).  Across two
 # filesystems copy_range is refused and read/write takes over.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

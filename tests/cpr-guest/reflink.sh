@@ -3,7 +3,8 @@
 # can (btrfs, xfs with reflink) and fails as GNU cp fails where it cannot;
 # cpr and GNU cp agree on every scratch filesystem.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

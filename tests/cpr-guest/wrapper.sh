@@ -3,7 +3,8 @@
 # kernel's copy_range -- not fooled by a first call with a closed
 # descriptor -- and a copy advances both offsets by the bytes copied.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0

@@ -15,7 +15,8 @@
 # machine, and the run takes a fraction of a second.  Only the SIGWINCH case runs in
 # real time, with calls slowed by CPR_SHIM_SLEEP_NS.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"

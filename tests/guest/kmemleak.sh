@@ -3,7 +3,8 @@
 # check-debug' runs this test last), kmemleak finds no object that a
 # process of the suite allocated and nothing references any more.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"
 fail=0

@@ -5,7 +5,8 @@
 # root's alone; a plain user reaches the build tree and each scratch
 # filesystem by path.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0

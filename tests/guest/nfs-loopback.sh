@@ -3,7 +3,8 @@
 # the kernel client mounts them over loopback with NFSv4.2 (and 4.1);
 # a file written through a mount reads back identical on the server side.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0

@@ -2,7 +2,8 @@
 # Each scratch filesystem is mounted with the type its name says, is
 # writable, and gives back what was written once the cache is dropped.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0

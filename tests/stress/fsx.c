@@ -1,19 +1,7 @@
 /* Random-operation stress of copy_range(2), in the spirit of fsx: a
    seeded sequence of operations on a few files, checked against a model.
    Copyright (C) 2026 The copyrange authors.
-
-   This program is free software: you can redistribute it and/or modify
-   it under the terms of the GNU General Public License as published by
-   the Free Software Foundation, either version 3 of the License, or
-   (at your option) any later version.
-
-   This program is distributed in the hope that it will be useful,
-   but WITHOUT ANY WARRANTY; without even the implied warranty of
-   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
-   GNU General Public License for more details.
-
-   You should have received a copy of the GNU General Public License
-   along with this program.  If not, see <https://www.gnu.org/licenses/>.  */
+   SPDX-License-Identifier: GPL-3.0-or-later  */
 
 /* Usage: cr-stress [-s SEED] [-n OPS] [-f FILES] [-p PROCS] [-m MAXSIZE]
                     [-l LOGLEN] [-C] [-c] [-h] FSNAME DIR

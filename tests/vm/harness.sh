@@ -4,7 +4,8 @@
 # class of kernel report, a tainted kernel and a hung guest each fail the
 # run; a passing command passes and its status comes back.  Four boots.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 fail=0

@@ -7,7 +7,8 @@
 # configure picks it for AWK, and an image without it failed the end of
 # the guest half.  Builds (or reuses) the image as vm/run does; no boot.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"
 fail=0

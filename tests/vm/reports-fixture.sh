@@ -8,7 +8,8 @@
 # kernel log as the lines their reports start with.  Leaves one CPU
 # spinning and a task blocked for good: only a power-off ends this guest.
 
-# Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
 grep -q ' /sys/kernel/debug ' /proc/mounts ||

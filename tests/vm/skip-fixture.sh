@@ -3,6 +3,10 @@
 # through tests/guest-run on the host) to show that a skip the list of
 # expected skips does not name fails.  With CR_FIXTURE_ROWS set it passes,
 # skipping two rows instead.
+
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 if test -n "$CR_FIXTURE_ROWS"; then
   echo "SKIP: fixture: a listed row"
   echo "SKIP: fixture: an unlisted row"
