@@ -6,7 +6,8 @@ bench_scripts = bench/run bench/host bench/guest bench/report bench/plot \
 EXTRA_DIST += $(bench_scripts) doc/bench.md doc/bench-archive.md \
   doc/bench-results.csv \
   doc/bench-results-2026-12-03.csv doc/bench-results-2026-12-05-one-boot.csv \
-  doc/bench-results-2026-12-05-ffb3950.csv doc/bench.svg
+  doc/bench-results-2026-12-05-ffb3950.csv \
+  doc/bench-results-2026-12-06-trees.csv doc/bench.svg
 
 # Not part of 'make check': it measures, it does not test.  Root; two
 # guest boots of over half an hour each under TCG (BENCH_BOOTS=1 for
