@@ -496,10 +496,12 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
 
 /* Whether the chown of J->dst (open as DST_FD, with status *DST_ST)
    turns another user's sticky file into one that looks like an
-   unfinished copy of ours (partial.h).  A mark on it then must go
-   before and after the chown: its owner could have written it, or
-   written the data it vouches for through a descriptor held open, and
-   --continue would trust it were cpr stopped before removing it.  */
+   unfinished copy of ours (partial.h).  A mark on it then must be
+   replaced by one that keeps nothing, before and after the chown: its
+   owner could have written it, or written the data it vouches for
+   through a descriptor held open, and --continue would trust it were
+   cpr stopped before removing it.  It must not just go: -u needs it
+   until the attributes are all set.  */
 static bool
 gives_us_sticky (struct job const *j, int dst_fd, struct stat const *dst_st)
 {
@@ -537,11 +539,11 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
         return false;
       bool disowned = gives_us_sticky (j, dst_fd, dst_st);
       if (disowned)
-        partial_drop (dst_fd);
+        partial_disown (dst_fd);
       owner = set_owner (j, dst_fd, x);
       /* Once more, in case its owner wrote one in between.  */
       if (disowned)
-        partial_drop (dst_fd);
+        partial_disown (dst_fd);
     }
 
   /* With the wrong owner, the source's xattrs and mode could give the

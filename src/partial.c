@@ -287,9 +287,10 @@ partial_end (struct partial *p)
 }
 
 void
-partial_drop (int fd)
+partial_disown (int fd)
 {
-  fremovexattr (fd, PARTIAL_XATTR);
+  /* Offset 0: nothing to keep, but a mark all the same, for -u.  */
+  fsetxattr (fd, PARTIAL_XATTR, "2 0 0", 5, 0);
 }
 
 bool

@@ -128,9 +128,10 @@ mode_t partial_settle_mode (struct partial *p, mode_t mode);
    set.  */
 int partial_end (struct partial *p);
 
-/* Remove any mark from the file open as FD, whoever wrote it; errors
-   are for partial_end to find.  */
-void partial_drop (int fd);
+/* Put on the file open as FD, in place of any mark, whoever wrote it,
+   one that keeps nothing: the file is still unfinished for -u, but
+   --continue copies it whole.  Errors are for partial_end to find.  */
+void partial_disown (int fd);
 
 /* Whether ERR says that a file system cannot hold user xattrs.  */
 bool partial_unsupported (int err);

@@ -232,6 +232,26 @@ if test -n "$as_" && strace -V > /dev/null 2>&1; then
   done
 fi
 
+# The same file copied with -a, killed at the chown or at the times:
+# the file still says it is unfinished, so that -u gives it its owner,
+# times and xattrs.
+if test -n "$as_" && strace -V > /dev/null 2>&1; then
+  cp src a.src && setfattr -n user.colour -v blue a.src &&
+  touch -d 2020-01-01 a.src || framework_failure_
+  for call in fchown utimensat; do
+    rm -f a.dst && printf 'theirs\n' > a.dst && chown nobody a.dst &&
+    chmod 1644 a.dst || framework_failure_
+    (strace -f -qq -o /dev/null -e trace=$call \
+       -e inject=$call:signal=SIGKILL:when=1 cpr -a a.src a.dst) 2> /dev/null
+    cpr -au a.src a.dst || fail=1
+    test "$(stat -c '%U %a %Y' a.dst)" = "root 644 $(stat -c %Y a.src)" &&
+      test "$(getfattr --only-values -n user.colour a.dst 2>/dev/null)" = blue &&
+      cmp -s a.src a.dst \
+      || { echo "another user's sticky file, -a killed at $call, then -u:" \
+                "$(stat -c '%U %a %y' a.dst)"; fail=1; }
+  done
+fi
+
 # A destination with a mark that cannot be written anew (EIO): the old
 # mark, which names other data, is gone once the copy is.
 cp genuine stale && setfattr -n $mark -v "$value" stale || framework_failure_
