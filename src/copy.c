@@ -42,6 +42,7 @@
 #include "filenamecat.h"
 #include "gettext.h"
 #include "hash-triple.h"
+#include "intprops.h"
 #include "minmax.h"
 #include "partial.h"
 #include "progname.h"
@@ -1593,39 +1594,69 @@ same_nondata (struct job const *j)
               && j->src_st.st_rdev == j->dst_st.st_rdev));
 }
 
-/* Give the skipped J->dst, a symlink or special file, the owner, times
-   and mode that *X preserves, by calls that never follow a symlink:
-   its owner may swap it for one between two calls, and a name that is
-   followed would let that user have root's cpr change any file.  The
-   ACL and xattrs, which Linux sets on such a file only through a name
-   that it follows, are left as they are.  */
+/* The work of refresh_attributes (below) on J->dst, open as FD
+   (O_PATH), whose status is *ST.  */
 static bool
-refresh_attributes (struct job const *j, struct cp_options const *x)
+refresh_pinned (struct job const *j, int fd, struct stat const *st,
+                struct cp_options const *x)
 {
+  char proc[sizeof "/proc/self/fd/" + INT_BUFSIZE_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", fd);
   mode_t mode = j->src_st.st_mode & 07777;
-  enum owner_result owner = OWNER_KEPT;
-  if (x->preserve_ownership && !same_owner (&j->dst_st, &j->src_st))
-    owner = set_owner (j, -1, x);
-  if (owner == OWNER_FAILED)
-    return false;
-  if (owner == OWNER_LOST)
-    mode &= ~(S_ISUID | S_ISGID | S_ISVTX);
-  bool ok = true;
+  uid_t uid = j->src_st.st_uid;
+  gid_t gid = j->src_st.st_gid;
+  if (x->preserve_ownership && !same_owner (st, &j->src_st)
+      && fchownat (fd, "", uid, gid, AT_EMPTY_PATH) != 0)
+    {
+      if (!chown_failure_ok (x))
+        {
+          error (0, errno, _("failed to preserve ownership for %s"),
+                 quoteaf (j->dst));
+          return false;
+        }
+      fchownat (fd, "", -1, gid, AT_EMPTY_PATH);
+      mode &= ~(S_ISUID | S_ISGID | S_ISVTX);
+    }
   struct timespec ts[2] = { get_stat_atime (&j->src_st),
                             get_stat_mtime (&j->src_st) };
-  if (x->preserve_timestamps && dst_utimens (j, -1, ts) != 0
-      && !(S_ISLNK (j->dst_st.st_mode)
-           && (errno == ENOSYS || errno == EOPNOTSUPP)))
+  bool ok = true;
+  if (x->preserve_timestamps && utimensat (AT_FDCWD, proc, ts, 0) != 0
+      && errno != ENOENT
+      && !(S_ISLNK (st->st_mode) && (errno == ENOSYS || errno == EOPNOTSUPP)))
     {
       error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
       ok = false;
     }
-  if (x->preserve_mode && !S_ISLNK (j->dst_st.st_mode)
-      && dst_chmod (j, -1, mode) != 0)
+  if (x->preserve_mode && !S_ISLNK (st->st_mode) && chmod (proc, mode) != 0
+      && errno != ENOENT)
     {
       error (0, errno, _("preserving permissions for %s"), quoteaf (j->dst));
       ok = false;
     }
+  return ok;
+}
+
+/* Give the skipped J->dst, a symlink or special file, the owner, times
+   and mode that *X preserves, through a descriptor of the very file
+   that was compared (O_PATH): its owner may put another file in its
+   place between two calls, a symlink or a hard link to a file of
+   root's, and root's cpr must not change that one.  The descriptor is
+   reached for the times and mode through /proc, whose link leads to
+   the file itself, even a symlink; without /proc nothing is done, as
+   GNU cp does nothing to a skipped file.  The ACL and xattrs, which
+   Linux sets on such a file only through a name, are left alone.  */
+static bool
+refresh_attributes (struct job const *j, struct cp_options const *x)
+{
+  int fd = openat (dst_dirfd, j->dst_rel, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return true;
+  struct stat st;
+  bool ok = true;
+  if (fstat (fd, &st) == 0 && SAME_INODE (st, j->dst_st)
+      && !((st.st_mode ^ j->dst_st.st_mode) & S_IFMT))
+    ok = refresh_pinned (j, fd, &st, x);
+  close (fd);
   return ok;
 }
 

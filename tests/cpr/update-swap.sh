@@ -19,29 +19,38 @@ command -v strace > /dev/null || skip_ "strace is needed"
 chmod a+rx . || framework_failure_
 as_nobody="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --"
 
-# swap_ CALL: copy bk/p onto home/p with -au, held for 3 s in CALL's
-# first return, while nobody puts a symlink to rootfile in p's place.
+# swap_ CALL HOW: copy bk/p onto home/p with -au, held for 3 s in
+# CALL's first return, while nobody puts in p's place a symlink to
+# rootfile (HOW: symlink), or a hard link to it (HOW: hardlink; root's
+# file is writable by nobody, so that the kernel lets nobody link it).
 swap_ ()
 {
   rm -rf bk home rootfile &&
-  printf 'root\n' > rootfile && chmod 0755 rootfile &&
+  printf 'root\n' > rootfile || framework_failure_
+  if test $2 = symlink; then
+    chmod 0755 rootfile; link="ln -s ../rootfile home/l"; want=755
+  else
+    chmod 0666 rootfile; link="ln rootfile home/l"; want=666
+  fi
   mkdir bk home && chown nobody home &&
   mkfifo bk/p && chown nobody bk/p && chmod 04777 bk/p &&
   touch -h -d 2020-01-01 bk/p &&
   $as_nobody mkfifo -m 0600 home/p || framework_failure_
-  (sleep 1 && $as_nobody ln -s ../rootfile home/l &&
-   $as_nobody mv -T home/l home/p) &
+  (sleep 1 && $as_nobody $link && $as_nobody mv -T home/l home/p) &
   strace -f -qq -o /dev/null -e trace=$1 \
     -e inject=$1:delay_exit=3000000:when=1 cpr -au bk/p home/p 2> err
   wait
-  test -L home/p || framework_failure_
+  test ! -p home/p || framework_failure_ "nobody's $2 did not replace p"
   mode=$(stat -c %a rootfile)
-  test "$mode" = 755 || {
-    echo "held in $1: root's file went from 755 to $mode"; cat err; fail=1; }
+  test "$mode" = $want || {
+    echo "held in $1, $2: root's file went from $want to $mode"; cat err
+    fail=1; }
 }
 
-swap_ utimensat
-swap_ fchownat
-swap_ newfstatat
+for how in symlink hardlink; do
+  for call in utimensat fchownat; do
+    swap_ $call $how
+  done
+done
 
 Exit $fail
