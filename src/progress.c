@@ -55,6 +55,7 @@
 #include "human.h"
 #include "minmax.h"
 #include "progname.h"
+#include "unistd-safer.h"
 
 #define _(msgid) gettext (msgid)
 
@@ -145,8 +146,11 @@ catch_fatal (void)
   static int const sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
   /* A file description of its own: O_NONBLOCK on standard error's
      would be seen by every process that shares it.  */
-  fatal_fd = open ("/proc/self/fd/2",
-                   O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  /* Above standard error: were standard output closed, the terminal
+     would otherwise take its number, and receive its writes.  */
+  fatal_fd = fd_safer_flag (open ("/proc/self/fd/2",
+                                  O_WRONLY | O_NOCTTY | O_NONBLOCK
+                                  | O_CLOEXEC), O_CLOEXEC);
   struct sigaction sa = { .sa_handler = on_fatal,
                           .sa_flags = SA_RESETHAND | SA_NODEFER };
   sigemptyset (&sa.sa_mask);

@@ -170,6 +170,16 @@ in_tty_ 80 "env --default-signal=TERM CPR_SHIM_SLEEP_NS=100000000 \
 test -f alive && { echo "SIGTERM did not end cpr while output was stopped"; fail=1; }
 grep -x 'rc=143' rc > /dev/null || { echo "stopped output, SIGTERM: $(cat rc)"; fail=1; }
 
+# Standard output closed: -v fails with a write error, as GNU cp's
+# does; the terminal opened anew for the signal handler must not take
+# descriptor 1 and receive what -v prints.  (Without the shim, whose
+# log would take descriptor 1 first.)
+rm -r d && mkdir d || framework_failure_
+in_tty_ 80 "env -u LD_PRELOAD cpr --progress -v big1 d >&-"
+grep -x 'rc=1' rc > /dev/null && grep 'write error' seg > /dev/null &&
+  ! grep -e ' -> ' seg > /dev/null ||
+  { echo "-v with standard output closed: $(cat rc)"; cat seg; fail=1; }
+
 # A tree: while a directory found is not listed yet, the totals are
 # lower bounds (>=, or U+2265 in a UTF-8 locale), then exact.
 mkdir -p t/s1 t/s2 && mv big1 t/s1 && mv big2 t/s2 || framework_failure_
