@@ -272,13 +272,21 @@ dst_utimens (struct job const *j, int fd, struct timespec const ts[2])
           : utimensat (dst_dirfd, j->dst_rel, ts, AT_SYMLINK_NOFOLLOW));
 }
 
-/* Give J->dst (open as FD, or -1) the owner and group of J->src.  */
+/* Give J->dst (open as FD, or -1) the owner and group of J->src.
+   HAS_THEM says that it already has them, as far as we can see.  */
 static enum owner_result
-set_owner (struct job const *j, int fd, struct cp_options const *x)
+set_owner (struct job const *j, int fd, bool has_them,
+           struct cp_options const *x)
 {
   uid_t uid = j->src_st.st_uid;
   gid_t gid = j->src_st.st_gid;
   if (dst_chown (j, fd, uid, gid) == 0)
+    return OWNER_KEPT;
+  /* GNU cp does not chown such a file at all (cpr does only to clear
+     the set-ID bits of its old mode), so no refusal is an error: in a
+     user namespace, say, where both owners are the overflow ID that
+     maps to nobody, a chown to it is EINVAL.  */
+  if (has_them)
     return OWNER_KEPT;
   if (chown_failure_ok (x))
     {
@@ -292,29 +300,42 @@ set_owner (struct job const *j, int fd, struct cp_options const *x)
   return OWNER_FAILED;
 }
 
-/* An existing J->dst (open as FD, or -1) is about to change owner
-   before it gets its final mode: until then, leave it only the owner
-   permissions that both its old mode and its source's mode give, so
-   that neither the old owner nor the group and others can open it in
-   between (GNU cp does the same).  */
+/* Store in *ST the current status of the existing J->dst (open as
+   FD, or -1): not the one from when it was opened, for writing to it
+   may have cleared set-ID bits since.  */
 static bool
-restrict_before_chown (struct job const *j, int fd)
+stat_dst_now (struct job const *j, int fd, struct stat *st)
 {
-  struct stat st;
-  if ((fd >= 0 ? fstat (fd, &st)
-       : fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW)) != 0)
+  if ((fd >= 0 ? fstat (fd, st)
+       : fstatat (dst_dirfd, j->dst_rel, st, AT_SYMLINK_NOFOLLOW)) != 0)
     {
       error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
       return false;
     }
+  return true;
+}
+
+/* An existing J->dst (open as FD, or -1, with current status *ST) is
+   about to change owner before it gets its final mode: until then,
+   leave it only the owner permissions that both its old mode and its
+   source's mode give, so that neither the old owner nor the group and
+   others can open it in between (GNU cp does the same).  If that is
+   not allowed, the copy stops there, as GNU cp's does.  */
+static bool
+restrict_before_chown (struct job const *j, int fd, struct stat const *st,
+                       struct cp_options const *x)
+{
   /* The sticky bit of an unfinished copy of ours stays: it is the sign
      that lasts until the final mode.  */
-  mode_t keep = (partial_unfinished_mode (&st, j->src_st.st_uid)
+  mode_t keep = (partial_unfinished_mode (st, j->src_st.st_uid)
                  ? S_ISVTX : 0);
-  if (dst_chmod (j, fd, (st.st_mode & j->src_st.st_mode & S_IRWXU)
-                 | (st.st_mode & keep)) != 0)
+  if (dst_chmod (j, fd, (st->st_mode & j->src_st.st_mode & S_IRWXU)
+                 | (st->st_mode & keep)) != 0)
     {
-      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
+      /* A file that is not ours: without privileges, that it stays
+         someone else's goes without saying, as for the chown.  */
+      if (!chown_failure_ok (x))
+        error (0, errno, _("clearing permissions for %s"), quoteaf (j->dst));
       return false;
     }
   return true;
@@ -471,9 +492,32 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
   return true;
 }
 
-/* Set the attributes that *X preserves on the copy J->dst of J->src:
-   ownership first (it may clear set-ID bits), then xattrs, the
-   timestamps, and the mode and ACL last (set_mode).
+/* Give J->dst (open as DST_FD or -1) the times of J->src.  */
+static bool
+set_times (struct job const *j, int dst_fd)
+{
+  struct timespec ts[2] = { get_stat_atime (&j->src_st),
+                            get_stat_mtime (&j->src_st) };
+  /* Symlink times cannot be set everywhere; GNU cp does not care.  */
+  if (dst_utimens (j, dst_fd, ts) != 0
+      && !(S_ISLNK (j->src_st.st_mode)
+           && (errno == ENOSYS || errno == EOPNOTSUPP)))
+    {
+      error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
+      return false;
+    }
+  return true;
+}
+
+/* Set the attributes that *X preserves on the copy J->dst of J->src,
+   in GNU cp's order: the timestamps, ownership (it may clear set-ID
+   bits), xattrs, and the mode and ACL last (set_mode): for a file that
+   cpr made, the mode step clears the sign of an unfinished copy
+   (partial.h), so it must come last; neither a chown nor an xattr
+   changes the times.  As GNU cp, stop at times or ownership that
+   cannot be preserved, which is why the times come first: an
+   unprivileged user who may write to someone else's file hears about
+   its times, not about its mode.
    DST_FD is the open destination or -1, DST_ST its status since it was
    opened or NULL.  NEW_MODE, unless KEEP_MODE, is the mode a new file
    gets when the mode is not preserved (it was created with fewer
@@ -486,6 +530,13 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   bool symlink = S_ISLNK (j->src_st.st_mode);
   mode_t src_mode = j->src_st.st_mode;
   enum owner_result owner = OWNER_KEPT;
+
+  if (x->preserve_timestamps && !set_times (j, dst_fd))
+    {
+      clear_unfinished (j, dst_fd, dst_st);
+      return false;
+    }
+
   /* A new copy that already has its source's owner and group needs no
      chown, which would cost a metadata update (a round trip on NFS);
      GNU cp skips it too.  An existing destination is given its owner
@@ -495,10 +546,20 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   if (x->preserve_ownership
       && !(j->new_dst && same_owner (dst_st, &j->src_st)))
     {
-      if (!j->new_dst && x->preserve_mode && !symlink
-          && !restrict_before_chown (j, dst_fd))
-        return false;
-      owner = set_owner (j, dst_fd, x);
+      /* An existing file that has its owner and group already does not
+         change hands: no need to shut anyone out first.  */
+      bool has_them = false;
+      if (!j->new_dst)
+        {
+          struct stat st;
+          if (!stat_dst_now (j, dst_fd, &st))
+            return false;
+          has_them = same_owner (&st, &j->src_st);
+          if (!has_them && x->preserve_mode && !symlink
+              && !restrict_before_chown (j, dst_fd, &st, x))
+            return false;
+        }
+      owner = set_owner (j, dst_fd, has_them, x);
     }
 
   /* With the wrong owner, the source's xattrs and mode could give the
@@ -521,22 +582,6 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   if (x->preserve_xattr && perms
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
     ok = false;
-
-  /* The times before the mode: for a file that cpr made, the mode
-     step clears the sign of an unfinished copy (partial.h), so it must
-     come last.  A mode change leaves the times alone.  */
-  if (x->preserve_timestamps)
-    {
-      struct timespec ts[2] = { get_stat_atime (&j->src_st),
-                                get_stat_mtime (&j->src_st) };
-      /* Symlink times cannot be set everywhere; GNU cp does not care.  */
-      if (dst_utimens (j, dst_fd, ts) != 0
-          && !(symlink && (errno == ENOSYS || errno == EOPNOTSUPP)))
-        {
-          error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
-          ok = false;
-        }
-    }
 
   if (!set_mode (j, src_fd, dst_fd, dst_st, perms ? new_mode : KEEP_MODE,
                  perms ? src_mode : KEEP_MODE, x))

@@ -56,7 +56,8 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/progress.sh				\
   tests/cpr/fifo-dst.sh				\
   tests/cpr/link-dst.sh				\
-  tests/cpr/xattr-conf.sh
+  tests/cpr/xattr-conf.sh			\
+  tests/cpr/preserve-others.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =
