@@ -355,6 +355,17 @@ xattr_conf_allows (char const *name)
 #endif
 }
 
+/* The quoted xattr NAME for both the name and the file in a diagnostic
+   about it, as GNU cp has them: it gives libattr quoteaf to quote
+   with, whose one buffer the second call overwrites before the message
+   is printed, so that GNU cp names the attribute twice (and its file
+   not at all).  Quoted once here, with no dangling pointer.  */
+static char const *
+xattr_quote (char const *name)
+{
+  return quoteaf (name);
+}
+
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
    ACLs travel with the mode and the SELinux label with the context, so
    the system.* and security.selinux names are left alone here.  So is
@@ -395,8 +406,8 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
         {
           if (x->require_preserve_xattr && errno != ENOTSUP)
             {
-              error (0, errno, _("getting attribute %s of %s"),
-                     quote (n), quoteaf (src));
+              char const *qn = xattr_quote (n);
+              error (0, errno, _("getting attribute %s of %s"), qn, qn);
               ok = false;
             }
         }
@@ -407,8 +418,10 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
           if (errno == ENOTSUP)
             error (0, errno, _("setting attributes for %s"), quoteaf (dst));
           else
-            error (0, errno, _("setting attribute %s for %s"),
-                   quote (n), quoteaf (dst));
+            {
+              char const *qn = xattr_quote (n);
+              error (0, errno, _("setting attribute %s for %s"), qn, qn);
+            }
           ok = false;
         }
       free (value);
@@ -458,10 +471,16 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
   int r = 0;
   if (x->preserve_mode && src_mode != KEEP_MODE)
     {
-      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
+      int acl = qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode);
+      if (acl != 0)
         {
-          error (0, errno, _("preserving permissions for %s"),
-                 quoteaf (j->dst));
+          /* Worded and quoted as gnulib's copy_acl, which GNU cp calls:
+             with quote, not quoteaf.  -2 means SRC's ACL was unreadable.  */
+          if (acl == -2)
+            error (0, errno, "%s", quote (j->src));
+          else
+            error (0, errno, _("preserving permissions for %s"),
+                   quote (j->dst));
           clear_unfinished (j, dst_fd, dst_st);
           return false;
         }
@@ -477,6 +496,14 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
       r = (x->explicit_no_preserve_mode
            ? qset_acl (j->dst, dst_fd, new_mode)
            : dst_chmod (j, dst_fd, new_mode));
+      /* GNU cp sets this ACL with gnulib's set_acl, whose diagnostic
+         quotes the name with quote.  */
+      if (r != 0 && x->explicit_no_preserve_mode)
+        {
+          error (0, errno, _("setting permissions for %s"), quote (j->dst));
+          clear_unfinished (j, dst_fd, dst_st);
+          return false;
+        }
       /* The same for an ACL set with the mode.  */
       if (r == 0 && x->explicit_no_preserve_mode && dst_st
           && partial_unfinished_mode (dst_st, j->src_st.st_uid))
