@@ -58,7 +58,8 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/link-dst.sh				\
   tests/cpr/xattr-conf.sh			\
   tests/cpr/preserve-others.sh			\
-  tests/cpr/utf8-quotes.sh
+  tests/cpr/utf8-quotes.sh			\
+  tests/cpr/translations.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =
