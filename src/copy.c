@@ -273,13 +273,21 @@ dst_utimens (struct job const *j, int fd, struct timespec const ts[2])
           : utimensat (dst_dirfd, j->dst_rel, ts, AT_SYMLINK_NOFOLLOW));
 }
 
-/* Give J->dst (open as FD, or -1) the owner and group of J->src.  */
+/* Give J->dst (open as FD, or -1) the owner and group of J->src.
+   HAS_THEM says that it already has them, as far as we can see.  */
 static enum owner_result
-set_owner (struct job const *j, int fd, struct cp_options const *x)
+set_owner (struct job const *j, int fd, bool has_them,
+           struct cp_options const *x)
 {
   uid_t uid = j->src_st.st_uid;
   gid_t gid = j->src_st.st_gid;
   if (dst_chown (j, fd, uid, gid) == 0)
+    return OWNER_KEPT;
+  /* GNU cp does not chown such a file at all (cpr does only to clear
+     the set-ID bits of its old mode), so no refusal is an error: in a
+     user namespace, say, where both owners are the overflow ID that
+     maps to nobody, a chown to it is EINVAL.  */
+  if (has_them)
     return OWNER_KEPT;
   if (chown_failure_ok (x))
     {
@@ -293,29 +301,42 @@ set_owner (struct job const *j, int fd, struct cp_options const *x)
   return OWNER_FAILED;
 }
 
-/* An existing J->dst (open as FD, or -1) is about to change owner
-   before it gets its final mode: until then, leave it only the owner
-   permissions that both its old mode and its source's mode give, so
-   that neither the old owner nor the group and others can open it in
-   between (GNU cp does the same).  */
+/* Store in *ST the current status of the existing J->dst (open as
+   FD, or -1): not the one from when it was opened, for writing to it
+   may have cleared set-ID bits since.  */
 static bool
-restrict_before_chown (struct job const *j, int fd)
+stat_dst_now (struct job const *j, int fd, struct stat *st)
 {
-  struct stat st;
-  if ((fd >= 0 ? fstat (fd, &st)
-       : fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW)) != 0)
+  if ((fd >= 0 ? fstat (fd, st)
+       : fstatat (dst_dirfd, j->dst_rel, st, AT_SYMLINK_NOFOLLOW)) != 0)
     {
       error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
       return false;
     }
+  return true;
+}
+
+/* An existing J->dst (open as FD, or -1, with current status *ST) is
+   about to change owner before it gets its final mode: until then,
+   leave it only the owner permissions that both its old mode and its
+   source's mode give, so that neither the old owner nor the group and
+   others can open it in between (GNU cp does the same).  If that is
+   not allowed, the copy stops there, as GNU cp's does.  */
+static bool
+restrict_before_chown (struct job const *j, int fd, struct stat const *st,
+                       struct cp_options const *x)
+{
   /* The sticky bit of an unfinished copy of ours stays: it is the sign
      that lasts until the final mode.  */
-  mode_t keep = (partial_unfinished_mode (&st, j->src_st.st_uid)
+  mode_t keep = (partial_unfinished_mode (st, j->src_st.st_uid)
                  ? S_ISVTX : 0);
-  if (dst_chmod (j, fd, (st.st_mode & j->src_st.st_mode & S_IRWXU)
-                 | (st.st_mode & keep)) != 0)
+  if (dst_chmod (j, fd, (st->st_mode & j->src_st.st_mode & S_IRWXU)
+                 | (st->st_mode & keep)) != 0)
     {
-      error (0, errno, _("setting permissions for %s"), quoteaf (j->dst));
+      /* A file that is not ours: without privileges, that it stays
+         someone else's goes without saying, as for the chown.  */
+      if (!chown_failure_ok (x))
+        error (0, errno, _("clearing permissions for %s"), quoteaf (j->dst));
       return false;
     }
   return true;
@@ -333,6 +354,17 @@ xattr_conf_allows (char const *name)
 #else
   return true;
 #endif
+}
+
+/* The quoted xattr NAME for both the name and the file in a diagnostic
+   about it, as GNU cp has them: it gives libattr quoteaf to quote
+   with, whose one buffer the second call overwrites before the message
+   is printed, so that GNU cp names the attribute twice (and its file
+   not at all).  Quoted once here, with no dangling pointer.  */
+static char const *
+xattr_quote (char const *name)
+{
+  return quoteaf (name);
 }
 
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
@@ -375,8 +407,8 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
         {
           if (x->require_preserve_xattr && errno != ENOTSUP)
             {
-              error (0, errno, _("getting attribute %s of %s"),
-                     quote (n), quoteaf (src));
+              char const *qn = xattr_quote (n);
+              error (0, errno, _("getting attribute %s of %s"), qn, qn);
               ok = false;
             }
         }
@@ -387,8 +419,10 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
           if (errno == ENOTSUP)
             error (0, errno, _("setting attributes for %s"), quoteaf (dst));
           else
-            error (0, errno, _("setting attribute %s for %s"),
-                   quote (n), quoteaf (dst));
+            {
+              char const *qn = xattr_quote (n);
+              error (0, errno, _("setting attribute %s for %s"), qn, qn);
+            }
           ok = false;
         }
       free (value);
@@ -463,10 +497,16 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
     }
   else if (x->preserve_mode && src_mode != KEEP_MODE)
     {
-      if (qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode) != 0)
+      int acl = qcopy_acl (j->src, src_fd, j->dst, dst_fd, src_mode);
+      if (acl != 0)
         {
-          error (0, errno, _("preserving permissions for %s"),
-                 quoteaf (j->dst));
+          /* Worded and quoted as gnulib's copy_acl, which GNU cp calls:
+             with quote, not quoteaf.  -2 means SRC's ACL was unreadable.  */
+          if (acl == -2)
+            error (0, errno, "%s", quote (j->src));
+          else
+            error (0, errno, _("preserving permissions for %s"),
+                   quote (j->dst));
           clear_unfinished (j, dst_fd, dst_st);
           return false;
         }
@@ -481,6 +521,14 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
       r = (x->explicit_no_preserve_mode
            ? qset_acl (j->dst, dst_fd, new_mode)
            : dst_chmod (j, dst_fd, new_mode));
+      /* GNU cp sets this ACL with gnulib's set_acl, whose diagnostic
+         quotes the name with quote.  */
+      if (r != 0 && x->explicit_no_preserve_mode)
+        {
+          error (0, errno, _("setting permissions for %s"), quote (j->dst));
+          clear_unfinished (j, dst_fd, dst_st);
+          return false;
+        }
       /* The same for an ACL set with the mode.  */
       if (r == 0 && x->explicit_no_preserve_mode && unfinished)
         r = dst_chmod (j, dst_fd, new_mode);
@@ -511,9 +559,32 @@ gives_us_sticky (struct job const *j, int dst_fd, struct stat const *dst_st)
           && !partial_ours (dst_st, j->src_st.st_uid));
 }
 
-/* Set the attributes that *X preserves on the copy J->dst of J->src:
-   ownership first (it may clear set-ID bits), then xattrs, the
-   timestamps, and the mode and ACL last (set_mode).
+/* Give J->dst (open as DST_FD or -1) the times of J->src.  */
+static bool
+set_times (struct job const *j, int dst_fd)
+{
+  struct timespec ts[2] = { get_stat_atime (&j->src_st),
+                            get_stat_mtime (&j->src_st) };
+  /* Symlink times cannot be set everywhere; GNU cp does not care.  */
+  if (dst_utimens (j, dst_fd, ts) != 0
+      && !(S_ISLNK (j->src_st.st_mode)
+           && (errno == ENOSYS || errno == EOPNOTSUPP)))
+    {
+      error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
+      return false;
+    }
+  return true;
+}
+
+/* Set the attributes that *X preserves on the copy J->dst of J->src,
+   in GNU cp's order: the timestamps, ownership (it may clear set-ID
+   bits), xattrs, and the mode and ACL last (set_mode): for a file that
+   cpr made, the mode step clears the sign of an unfinished copy
+   (partial.h), so it must come last; neither a chown nor an xattr
+   changes the times.  As GNU cp, stop at times or ownership that
+   cannot be preserved, which is why the times come first: an
+   unprivileged user who may write to someone else's file hears about
+   its times, not about its mode.
    DST_FD is the open destination or -1, DST_ST its status since it was
    opened or NULL.  NEW_MODE, unless KEEP_MODE, is the mode a new file
    gets when the mode is not preserved (it was created with fewer
@@ -526,6 +597,13 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   bool symlink = S_ISLNK (j->src_st.st_mode);
   mode_t src_mode = j->src_st.st_mode;
   enum owner_result owner = OWNER_KEPT;
+
+  if (x->preserve_timestamps && !set_times (j, dst_fd))
+    {
+      clear_unfinished (j, dst_fd, dst_st);
+      return false;
+    }
+
   /* A new copy that already has its source's owner and group needs no
      chown, which would cost a metadata update (a round trip on NFS);
      GNU cp skips it too.  An existing destination is given its owner
@@ -535,13 +613,23 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   if (x->preserve_ownership
       && !(j->new_dst && same_owner (dst_st, &j->src_st)))
     {
-      if (!j->new_dst && x->preserve_mode && !symlink
-          && !restrict_before_chown (j, dst_fd))
-        return false;
-      bool disowned = gives_us_sticky (j, dst_fd, dst_st);
+      /* An existing file that has its owner and group already does not
+         change hands: no need to shut anyone out first.  */
+      bool has_them = false;
+      if (!j->new_dst)
+        {
+          struct stat st;
+          if (!stat_dst_now (j, dst_fd, &st))
+            return false;
+          has_them = same_owner (&st, &j->src_st);
+          if (!has_them && x->preserve_mode && !symlink
+              && !restrict_before_chown (j, dst_fd, &st, x))
+            return false;
+        }
+      bool disowned = !has_them && gives_us_sticky (j, dst_fd, dst_st);
       if (disowned)
         partial_disown (dst_fd);
-      owner = set_owner (j, dst_fd, x);
+      owner = set_owner (j, dst_fd, has_them, x);
       /* Once more, in case its owner wrote one in between.  */
       if (disowned)
         partial_disown (dst_fd);
@@ -567,22 +655,6 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
   if (x->preserve_xattr && perms
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
     ok = false;
-
-  /* The times before the mode: for a file that cpr made, the mode
-     step clears the sign of an unfinished copy (partial.h), so it must
-     come last.  A mode change leaves the times alone.  */
-  if (x->preserve_timestamps)
-    {
-      struct timespec ts[2] = { get_stat_atime (&j->src_st),
-                                get_stat_mtime (&j->src_st) };
-      /* Symlink times cannot be set everywhere; GNU cp does not care.  */
-      if (dst_utimens (j, dst_fd, ts) != 0
-          && !(symlink && (errno == ENOSYS || errno == EOPNOTSUPP)))
-        {
-          error (0, errno, _("preserving times for %s"), quoteaf (j->dst));
-          ok = false;
-        }
-    }
 
   if (!set_mode (j, src_fd, dst_fd, dst_st, perms ? new_mode : KEEP_MODE,
                  perms ? src_mode : KEEP_MODE, x))

@@ -309,6 +309,20 @@ copied onto its own name is backed up.\n\
   exit (status);
 }
 
+/* Report the long option "--NAME" as glibc's getopt would, with
+   MSGID, one of its messages, in its words and its text domain "libc"
+   (so translated as GNU cp's are): cpr refuses some options itself
+   (see long_options) and must say so as getopt says it of others.
+   A macro, so that the compiler checks the arguments against MSGID
+   (which gettext.h's dgettext without NLS would hide from it).  */
+#if ENABLE_NLS
+# define getopt_msg(msgid) dgettext ("libc", msgid)
+#else
+# define getopt_msg(msgid) (msgid)
+#endif
+#define getopt_error(msgid, name) \
+  fprintf (stderr, getopt_msg (msgid), program_name, "--", name)
+
 /* After argmatch's diagnostic about an option's argument.  */
 static void
 argmatch_failed (void)
@@ -453,8 +467,8 @@ parse_options (int argc, char **argv, struct cli *c)
       case DEREFERENCE_ABBREV_OPTION:
         if (optarg)
           {
-            error (0, 0, _("option '--dereference' doesn't allow an"
-                           " argument"));
+            getopt_error ("%s: option '%s%s' doesn't allow an argument\n",
+                          "dereference");
             usage (EXIT_FAILURE);
           }
         x->dereference = DEREF_ALWAYS;
@@ -462,15 +476,18 @@ parse_options (int argc, char **argv, struct cli *c)
       case DEBUG_ABBREV_OPTION:
       case PROGRESS_ABBREV_OPTION:
       case CONTINUE_ABBREV_OPTION:
-        error (0, 0, _("unrecognized option '%s'"), argv[optind - 1]);
+        getopt_error ("%s: unrecognized option '%s%s'\n",
+                      argv[optind - 1] + 2);
         usage (EXIT_FAILURE);
       case C_AMBIGUOUS_OPTION:
-        error (0, 0, _("option '%s' is ambiguous; possibilities:"
-                       " '--copy-contents' '--context'"), argv[optind - 1]);
+        getopt_error ("%s: option '%s%s' is ambiguous; possibilities:",
+                      argv[optind - 1] + 2);
+        fputs (" '--copy-contents' '--context'\n", stderr);
         usage (EXIT_FAILURE);
       case P_AMBIGUOUS_OPTION:
-        error (0, 0, _("option '%s' is ambiguous; possibilities:"
-                       " '--parents' '--preserve'"), argv[optind - 1]);
+        getopt_error ("%s: option '%s%s' is ambiguous; possibilities:",
+                      argv[optind - 1] + 2);
+        fputs (" '--parents' '--preserve'\n", stderr);
         usage (EXIT_FAILURE);
       case 'L':
         x->dereference = DEREF_ALWAYS;
@@ -923,6 +940,10 @@ main (int argc, char **argv)
 {
   set_program_name (argv[0]);
   setlocale (LC_ALL, "");
+  /* GNU cp's own catalog translates the messages cpr shares with it
+     (README, "Messages"); cpr has none of its own.  */
+  bindtextdomain ("coreutils", COREUTILS_LOCALEDIR);
+  textdomain ("coreutils");
   atexit (close_stdout);
   argmatch_die = argmatch_failed;
 

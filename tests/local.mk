@@ -59,7 +59,10 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/dangling-dst.sh			\
   tests/cpr/update-swap.sh			\
   tests/cpr/link-dst.sh				\
-  tests/cpr/xattr-conf.sh
+  tests/cpr/xattr-conf.sh			\
+  tests/cpr/preserve-others.sh			\
+  tests/cpr/utf8-quotes.sh			\
+  tests/cpr/translations.sh
 # Comparisons not yet passing with this tree's cpr wait here, out of
 # 'make check'; 'make check-pending' runs them.  None at present.
 CPR_COMPARE_PENDING =
@@ -70,6 +73,8 @@ check-pending: $(bin_PROGRAMS)
 	  TEST_SUITE_LOG=tests/pending-suite.log
 HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
+# The diagnostics that utf8-quotes.sh and translations.sh compare.
+EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
 # util-linux), slowed down by the data mover's shim.
 HOST_TESTS += tests/cpr/progress-tty.sh
