@@ -455,7 +455,20 @@ clear_unfinished (struct job const *j, int dst_fd, struct stat const *dst_st)
 {
   if (!(dst_st && partial_unfinished_mode (dst_st, j->src_st.st_uid)))
     return 0;
-  return dst_chmod (j, dst_fd, dst_st->st_mode & 07777 & ~S_ISVTX
+  /* A file that existed before is taken as it is now, not as it was
+     opened: a write by its owner took its set-ID bits, and a chmod
+     before a chown that then failed left it closed to others.  The
+     mode of a file made by this run is known.  */
+  struct stat now;
+  mode_t mode = dst_st->st_mode;
+  if (!j->new_dst)
+    {
+      if ((0 <= dst_fd ? fstat (dst_fd, &now)
+           : fstatat (dst_dirfd, j->dst_rel, &now, AT_SYMLINK_NOFOLLOW)) != 0)
+        return -1;
+      mode = now.st_mode;
+    }
+  return dst_chmod (j, dst_fd, mode & 07777 & ~S_ISVTX
                     & ~(j->src_st.st_mode & S_IWUSR ? 0 : S_IWUSR));
 }
 
@@ -492,7 +505,7 @@ set_mode (struct job const *j, int src_fd, int dst_fd,
     {
       if (dst_chmod (j, dst_fd, src_mode & 07777) == 0)
         return true;
-      error (0, errno, _("preserving permissions for %s"), quoteaf (j->dst));
+      error (0, errno, _("preserving permissions for %s"), quote (j->dst));
       return false;
     }
   else if (x->preserve_mode && src_mode != KEEP_MODE)
@@ -654,7 +667,14 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
 
   if (x->preserve_xattr && perms
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
-    ok = false;
+    {
+      /* GNU cp gives a directory or special file whose xattrs it was
+         told to keep and could not no mode either: it stays as it was
+         made, closed to others.  */
+      if (!(dst_st && S_ISREG (dst_st->st_mode)))
+        return false;
+      ok = false;
+    }
 
   if (!set_mode (j, src_fd, dst_fd, dst_st, perms ? new_mode : KEEP_MODE,
                  perms ? src_mode : KEEP_MODE, x))
@@ -1105,10 +1125,14 @@ copy_symlink (struct job *j, struct cp_options const *x)
 static bool
 copy_special (struct job *j, struct cp_options const *x)
 {
-  /* As a regular file: just the owner's permissions while the owner
-     is wrong, and the default mode set with --no-preserve=mode.  */
-  mode_t mode = (x->preserve_ownership ? j->src_st.st_mode & S_IRWXU
-                 : create_perms (j->src_st.st_mode, false));
+  /* Made as GNU cp makes it: with the source's mode, set-ID and sticky
+     bits too (the umask applies), less the group's and others'
+     permissions while the owner is wrong, and less their write
+     permission until the mode is set.  A special file has no data that
+     they could read in between.  */
+  mode_t omitted = (x->preserve_ownership ? S_IRWXG | S_IRWXO
+                    : x->preserve_mode ? S_IWGRP | S_IWOTH : 0);
+  mode_t mode = j->src_st.st_mode & 07777 & ~omitted;
   mode_t final_mode = KEEP_MODE;
   if (!x->preserve_mode
       && (x->preserve_ownership || x->explicit_no_preserve_mode))
@@ -1702,7 +1726,7 @@ refresh_pinned (struct job const *j, int fd, struct stat const *st,
   if (x->preserve_mode && !S_ISLNK (st->st_mode) && chmod (proc, mode) != 0
       && errno != ENOENT)
     {
-      error (0, errno, _("preserving permissions for %s"), quoteaf (j->dst));
+      error (0, errno, _("preserving permissions for %s"), quote (j->dst));
       ok = false;
     }
   return ok;

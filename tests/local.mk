@@ -58,6 +58,7 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/fifo-dst.sh				\
   tests/cpr/dangling-dst.sh			\
   tests/cpr/update-swap.sh			\
+  tests/cpr/stale-mode.sh			\
   tests/cpr/link-dst.sh				\
   tests/cpr/xattr-conf.sh			\
   tests/cpr/preserve-others.sh			\
