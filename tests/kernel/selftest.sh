@@ -25,6 +25,22 @@ selftest_in_ ()
   st_=$?
   rm -rf "$d_"
   cat tap-$1
+  # The one timing-dependent case, signal_stops_copy_with_progress,
+  # needs a 100 us timer to land inside a copy; on the NFS mount of
+  # btrfs a whole copy can be one CLONE, so now and then every signal
+  # lands between calls (2026-12-06 CI: "11 calls, 0 stopped early, 66
+  # signals").  If it is the only failure, it runs once more, in the
+  # log; a second failure fails the test.
+  if test "$(grep -c '^not ok ' tap-$1)" = 1 &&
+     grep '^not ok [0-9]* cr\.signal_stops_copy_with_progress$' tap-$1 \
+       > /dev/null; then
+    echo "# $1: signal_stops_copy_with_progress failed once: run again"
+    d_=$(mktemp -d "$2/cr-selftest.XXXXXX") || return 99
+    (cd "$d_" && "$sel") > tap-$1 2>&1
+    st_=$?
+    rm -rf "$d_"
+    cat tap-$1
+  fi
   grep '^not ok ' tap-$1 > /dev/null && return 1
   grep '^ok ' tap-$1 > /dev/null || return 1
   case $st_ in
