@@ -3,11 +3,13 @@
    Copyright (C) 2026 The copyrange authors.
    SPDX-License-Identifier: GPL-3.0-or-later  */
 
-/* Usage: freeze FSNAME MOUNTPOINT
+/* Usage: freeze FSNAME DIR [MOUNTPOINT]
 
-   A child copies a 1 GiB sparse file through the page cache with
+   A child copies a 1 GiB sparse file in DIR through the page cache with
    copy_range, in one call if the kernel lets it.  Once the copy is under
-   way the parent freezes the filesystem (FIFREEZE, as fsfreeze -f does).
+   way the parent freezes the filesystem mounted on MOUNTPOINT (by
+   default DIR, which is then a mount point; for an overlayfs DIR, the
+   filesystem of its upper layer) with FIFREEZE, as fsfreeze -f does.
    The freeze must return within FREEZE_LIMIT seconds while the copy is
    still running, and the copy must then stand still; after the thaw it
    must finish with no call failing, and equal the source.  A kernel that
@@ -169,11 +171,12 @@ copier (int src, int dst, off_t size, struct shared *sh)
 int
 main (int argc, char **argv)
 {
-  cr_start (argc, argv, "FSNAME MOUNTPOINT");
+  cr_start (argc == 4 ? 3 : argc, argv, "FSNAME DIR [MOUNTPOINT]");
+  char const *frozen_mnt = argc == 4 ? argv[3] : argv[2];
   char const *fs = argv[1];
-  mnt_fd = open (argv[2], O_RDONLY | O_DIRECTORY);
+  mnt_fd = open (frozen_mnt, O_RDONLY | O_DIRECTORY);
   if (mnt_fd < 0)
-    cr_die ("open %s", argv[2]);
+    cr_die ("open %s", frozen_mnt);
   char *dir = cr_make_dir (argv[2], "cr-freeze");
   off_t const size = (1LL << 30) + 5 * PAGE + 3;
   uint64_t seed = cr_seed (), rng = seed;
@@ -225,7 +228,7 @@ main (int argc, char **argv)
       waitpid (pid, NULL, 0);
       restore_dirty_limits ();
       errno = e;
-      cr_die ("FIFREEZE %s", argv[2]);
+      cr_die ("FIFREEZE %s", frozen_mnt);
     }
   frozen = 1;
   double t1 = now ();
@@ -235,7 +238,7 @@ main (int argc, char **argv)
   off_t after_pause = cr_file_size (dst);
   int done_after_pause = sh->done;
   if (ioctl (mnt_fd, FITHAW, 0) != 0)
-    cr_die ("FITHAW %s", argv[2]);
+    cr_die ("FITHAW %s", frozen_mnt);
   frozen = 0;
   double t2 = now ();
 
