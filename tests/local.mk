@@ -91,9 +91,9 @@ HOST_TESTS += tests/cpr/calls.sh
 # What the tests that trace cpr beside GNU cp check first.
 EXTRA_DIST += tests/trace-lib.sh
 
-# copy_range offload: btrfs clones (kernel patches 0005-0006), the NFS
-# client sends NFSv4.2 CLONE or COPY (0007), nfsd serves COPY (0008-0009),
-# xfs clones through the VFS's remap step (0003).
+# copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
+# client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
+# xfs clones through the VFS's remap step (0005).
 # CR_BTRFS_SIZE and CR_NFS_SIZE enlarge the copies.
 check_PROGRAMS += tests/copy-range-file
 tests_copy_range_file_SOURCES = tests/copy-range-file.c
@@ -215,7 +215,7 @@ tests/kernel/cr-compat32: $(srcdir)/tests/kernel/compat32.c
 check_PROGRAMS += tests/kernel/cr-freeze
 tests_kernel_cr_freeze_SOURCES = tests/kernel/freeze.c $(kernel_test_common)
 tests_kernel_cr_freeze_LDADD = lib/libgnu.a
-GUEST_TESTS += tests/kernel/freeze.sh
+GUEST_TESTS += tests/kernel/freeze.sh tests/kernel/overlay-freeze.sh
 
 ## copy_range(2) with NULL offsets under threads sharing the descriptors,
 ## and with one open file at both ends.
@@ -246,6 +246,14 @@ tests_nfs_cr_model_SOURCES = tests/nfs/model.c $(kernel_test_common)
 tests_nfs_cr_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
 tests_nfs_cr_model_LDADD = lib/libgnu.a
 GUEST_TESTS += tests/nfs/same-file.sh tests/nfs/model.sh
+
+## NFS under a periodic timer: a copy finishes and keeps what the server
+## copied; after SIGKILL the server stops copying for it.
+check_PROGRAMS += tests/nfs/cr-signals
+tests_nfs_cr_signals_SOURCES = tests/nfs/signals.c $(kernel_test_common)
+tests_nfs_cr_signals_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/kernel
+tests_nfs_cr_signals_LDADD = lib/libgnu.a
+GUEST_TESTS += tests/nfs/signals.sh
 
 ## Random operations in the spirit of fsx, checked against a model and,
 ## with several processes on shared files, against an invariant, on every
@@ -315,12 +323,11 @@ GUEST_TESTS += tests/faults/enospc.sh tests/faults/eio.sh \
   tests/faults/alloc.sh tests/faults/sigkill.sh tests/faults/freeze-cpr.sh
 EXTRA_DIST += tests/faults/lib.sh
 
-# Guest tests too slow for 'make check' under TCG: 'make check-debug' runs
-# them after GUEST_TESTS.  The NFS server restarted mid-COPY waits a minute
-# for the client to notice the restart and reclaim its state.  It is the
-# test of kernel patch 10: without it, 6.1's nfsd oopses in nfsd4_run_cb()
-# when the stopped copy thread sends CB_OFFLOAD.
-DEBUG_GUEST_TESTS += tests/faults/nfsd-restart.sh
+# The NFS server restarted mid-COPY; the client takes about a minute to
+# notice the restart and reclaim its state.  It is the test of kernel
+# patch 2: without it, 6.1's nfsd oopses in nfsd4_run_cb() when the
+# stopped copy thread sends CB_OFFLOAD.
+GUEST_TESTS += tests/faults/nfsd-restart.sh
 
 # The guest's image holds each program configure chose on this host that
 # the guest's make can call (vm/make-programs).  It builds the image, as
