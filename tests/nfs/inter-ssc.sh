@@ -3,7 +3,7 @@
 # unprivileged user's copy into a set-user-ID and set-group-ID file of
 # theirs clears both bits, as their write(2) would.  nfsd runs such a
 # copy in a kernel thread, which has CAP_FSETID unless it takes the
-# credentials of the request (kernel patch 0009).
+# credentials of the request (kernel patch 0001).
 #
 # The Linux NFS client asks for an inter-server copy only between two
 # servers, and the guest has one; but nfsd takes a COPY as inter-server
