@@ -26,16 +26,41 @@ update-man: src/cpr$(EXEEXT)
 	  --name='copy files and directories, moving the data with copy_range' \
 	  --output=$(srcdir)/doc/cpr.1 ./src/cpr$(EXEEXT)
 
-# 'make install CP_ALIAS=yes' also installs cpr as 'cp' (a symlink), so
-# that it replaces GNU cp for whoever has $(bindir) first in PATH; it
-# then names itself 'cp' in its messages.
-CP_ALIAS =
+# The masquerade directory, as ccache has one: $(masqdir) holds only
+# 'cp', a symlink to the installed cpr, so that with that directory first
+# in PATH every 'cp' that a script or a makefile runs is cpr, which then
+# names itself cp as GNU cp does.  Nothing else changes: GNU cp stays
+# where it is, and who does not put the directory in PATH never meets it.
+# The link is relative, computed from the two directories as they are at
+# install time, so that a DESTDIR staging or a moved tree still holds a
+# working link; only where one of them has a '.' or '..' component is it
+# absolute.  The installed name of cpr is the transformed one
+# (--program-prefix and the like); 'cp' itself is never transformed.
+masqdir = $(pkglibexecdir)/bin
+installdirs-local:
+	$(MKDIR_P) '$(DESTDIR)$(masqdir)'
 install-exec-hook:
-	@if test "$(CP_ALIAS)" = yes; then \
-	  echo " ln -sf cpr$(EXEEXT) '$(DESTDIR)$(bindir)/cp$(EXEEXT)'"; \
-	  ln -sf cpr$(EXEEXT) '$(DESTDIR)$(bindir)/cp$(EXEEXT)'; \
-	fi
+	@$(NORMAL_INSTALL)
+	@cpr=`echo cpr | sed '$(transform)'`$(EXEEXT); \
+	from=`echo '$(masqdir)' | sed 's|//*|/|g; s|/$$||'`; \
+	to=`echo '$(bindir)' | sed 's|//*|/|g; s|/$$||'`; \
+	case $$from/$$to/ in \
+	  */./* | */../*) target=$$to/$$cpr ;; \
+	  *) while :; do \
+	       f=$${from#/}; f=$${f%%/*}; t=$${to#/}; t=$${t%%/*}; \
+	       test -n "$$f" && test "x$$f" = "x$$t" || break; \
+	       from=$${from#/"$$f"}; to=$${to#/"$$t"}; \
+	     done; \
+	     up=`echo "$$from" | sed 's|/[^/]*|../|g'`; \
+	     target=`echo "$$up$$to/$$cpr" | sed 's|^/||; s|//*|/|g'` ;; \
+	esac; \
+	echo " $(MKDIR_P) '$(DESTDIR)$(masqdir)'"; \
+	$(MKDIR_P) '$(DESTDIR)$(masqdir)' || exit 1; \
+	echo " cd '$(DESTDIR)$(masqdir)' && $(LN_S) '$$target' cp$(EXEEXT)"; \
+	cd '$(DESTDIR)$(masqdir)' && rm -f cp$(EXEEXT) && \
+	  $(LN_S) "$$target" cp$(EXEEXT)
 uninstall-hook:
-	@if test "$(CP_ALIAS)" = yes; then \
-	  rm -f '$(DESTDIR)$(bindir)/cp$(EXEEXT)'; \
-	fi
+	@$(NORMAL_UNINSTALL)
+	rm -f '$(DESTDIR)$(masqdir)/cp$(EXEEXT)'
+	@rmdir '$(DESTDIR)$(masqdir)' '$(DESTDIR)$(pkglibexecdir)' \
+	  2> /dev/null || :

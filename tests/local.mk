@@ -90,6 +90,9 @@ tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
 HOST_TESTS += tests/cpr/calls.sh
 # What the tests that trace cpr beside GNU cp check first.
 EXTRA_DIST += tests/trace-lib.sh
+# make install's masquerade directory: a makefile that runs plain cp with
+# it first in PATH copies with cpr, and says what GNU cp says.
+HOST_TESTS += tests/cpr/masquerade.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
