@@ -41,9 +41,9 @@ installdirs-local:
 	$(MKDIR_P) '$(DESTDIR)$(masqdir)'
 install-exec-hook:
 	@$(NORMAL_INSTALL)
-	@cpr=`echo cpr | sed '$(transform)'`$(EXEEXT); \
-	from=`echo '$(masqdir)' | sed 's|//*|/|g; s|/$$||'`; \
-	to=`echo '$(bindir)' | sed 's|//*|/|g; s|/$$||'`; \
+	@cpr=`printf '%s\n' cpr | sed '$(transform)'`$(EXEEXT); \
+	from=`printf '%s\n' '$(masqdir)' | sed 's|//*|/|g; s|/$$||'`; \
+	to=`printf '%s\n' '$(bindir)' | sed 's|//*|/|g; s|/$$||'`; \
 	case $$from/$$to/ in \
 	  */./* | */../*) target=$$to/$$cpr ;; \
 	  *) while :; do \
@@ -51,14 +51,21 @@ install-exec-hook:
 	       test -n "$$f" && test "x$$f" = "x$$t" || break; \
 	       from=$${from#/"$$f"}; to=$${to#/"$$t"}; \
 	     done; \
-	     up=`echo "$$from" | sed 's|/[^/]*|../|g'`; \
-	     target=`echo "$$up$$to/$$cpr" | sed 's|^/||; s|//*|/|g'` ;; \
+	     up=`printf '%s\n' "$$from" | sed 's|/[^/]*|../|g'`; \
+	     target=`printf '%s\n' "$$up$$to/$$cpr" | sed 's|^/||; s|//*|/|g'` ;; \
 	esac; \
-	echo " $(MKDIR_P) '$(DESTDIR)$(masqdir)'"; \
+	printf ' %s\n' "$(MKDIR_P) '$(DESTDIR)$(masqdir)'"; \
 	$(MKDIR_P) '$(DESTDIR)$(masqdir)' || exit 1; \
-	echo " cd '$(DESTDIR)$(masqdir)' && $(LN_S) '$$target' cp$(EXEEXT)"; \
-	cd '$(DESTDIR)$(masqdir)' && rm -f cp$(EXEEXT) && \
-	  $(LN_S) "$$target" cp$(EXEEXT)
+	printf ' %s\n' "$(am__cd) '$(DESTDIR)$(masqdir)' && $(LN_S) '$$target' cp$(EXEEXT)"; \
+	( $(am__cd) '$(DESTDIR)$(masqdir)' && rm -f cp$(EXEEXT) && \
+	  $(LN_S) "$$target" cp$(EXEEXT) ) || exit 1; \
+	if test "$(DESTDIR)$(masqdir)/cp$(EXEEXT)" -ef \
+	     "$(DESTDIR)$(bindir)/$$cpr"; then :; else \
+	  echo "warning: a symbolic link on the way makes ../ wrong;" \
+	       "linking $(masqdir)/cp to $(bindir)/$$cpr by its absolute name" >&2; \
+	  ( $(am__cd) '$(DESTDIR)$(masqdir)' && rm -f cp$(EXEEXT) && \
+	    $(LN_S) '$(bindir)'/"$$cpr" cp$(EXEEXT) ) || exit 1; \
+	fi
 uninstall-hook:
 	@$(NORMAL_UNINSTALL)
 	rm -f '$(DESTDIR)$(masqdir)/cp$(EXEEXT)'

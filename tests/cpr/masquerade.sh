@@ -32,7 +32,10 @@ top=$PWD
 
 # The layout that 'make install' makes, in a staging directory.
 dest=$top/dest
-layout_='prefix=/usr libexecdir=/usr/lib'
+# Every directory and the program name given, so that whatever configure
+# was told (--bindir, --program-prefix) the layout is this one.
+layout_='prefix=/usr exec_prefix=/usr bindir=/usr/bin libexecdir=/usr/lib'
+layout_="$layout_ transform=s,x,x,"
 $MAKE -C "$abs_top_builddir" install DESTDIR="$dest" $layout_ > install.log 2>&1 \
   || { cat install.log; framework_failure_ "make install failed"; }
 masq=$dest/usr/lib/copyrange/bin
@@ -128,6 +131,34 @@ PATH="$top/moved/usr/lib/copyrange/bin:$PATH" cp --version > version.moved \
   || fail=1
 compare version version.moved || fail=1
 mv moved dest || framework_failure_
+
+# A transformed program name ('gcpr', --program-prefix=g) is the one
+# the link names.
+gdest=$top/gdest
+$MAKE -C "$abs_top_builddir" install DESTDIR="$gdest" $layout_ \
+  transform=s,^,g, > ginstall.log 2>&1 \
+  || { cat ginstall.log; framework_failure_ "make install (gcpr) failed"; }
+test "$(readlink "$gdest/usr/lib/copyrange/bin/cp")" = ../../../bin/gcpr \
+  || { echo "with --program-prefix=g the link is" \
+            "$(readlink "$gdest/usr/lib/copyrange/bin/cp")"; fail=1; }
+test "$gdest/usr/lib/copyrange/bin/cp" -ef "$gdest/usr/bin/gcpr" \
+  || { echo "the link does not reach gcpr"; fail=1; }
+rm -rf "$gdest"
+
+# A symbolic link on the way (the masquerade directory's parent a link
+# to a directory at another depth) would leave the relative link
+# dangling: the link is then absolute, with a warning.
+sdest=$top/sdest
+mkdir -p "$sdest/srv/opt" && ln -s srv/opt "$sdest/opt" || framework_failure_
+$MAKE -C "$abs_top_builddir" install DESTDIR="$sdest" $layout_ \
+  libexecdir=/opt/lib > sinstall.log 2>&1 \
+  || { cat sinstall.log; framework_failure_ "make install (/opt) failed"; }
+test "$(readlink "$sdest/opt/lib/copyrange/bin/cp")" = /usr/bin/cpr \
+  || { echo "through a symlinked /opt the link is" \
+            "$(readlink "$sdest/opt/lib/copyrange/bin/cp")"; fail=1; }
+grep 'warning: a symbolic link' sinstall.log > /dev/null \
+  || { echo "no warning for the absolute link"; fail=1; }
+rm -rf "$sdest"
 
 # Uninstalling leaves no file, no link and no masquerade directory.
 $MAKE -C "$abs_top_builddir" uninstall DESTDIR="$dest" $layout_ \
