@@ -11,10 +11,12 @@
    Usage: cr-fuse [-n] [-m MAX] [-s STATS] [-d DUMP] MOUNTPOINT
 
    Mounts itself on MOUNTPOINT (as root, with mount(2) on /dev/fuse: no
-   libfuse, no fusermount) and serves one flat directory of regular
-   files kept in memory, which the users of the mount create.  When the
-   kernel has its answer to FUSE_INIT, the program goes to the
-   background, prints the serving process's ID and exits 0.
+   libfuse, no fusermount) and serves a tree of directories and regular
+   files kept in memory, which the users of the mount create: at most
+   63 of them, each file's bytes held whole (a sparse file takes its
+   size in memory).  When the kernel has its answer to FUSE_INIT, the
+   program goes to the background, prints the serving process's ID and
+   exits 0.
 
    -n        answer FUSE_COPY_FILE_RANGE with ENOSYS, as a server without
              it does: the kernel then copies through the page cache
@@ -23,17 +25,22 @@
              the count of each request, one "NAME COUNT" a line, plus
              "WRITE_BYTES" and "COPY_FILE_RANGE_BYTES", on SIGUSR1 and
              when the filesystem is unmounted
-   -d DUMP   when the filesystem is unmounted, write each file's bytes as
-             it holds them to DUMP/NAME
+   -d DUMP   when the filesystem is unmounted, write the bytes of each
+             file of the top directory, as it holds them, to DUMP/NAME;
+             the files of subdirectories are not written
 
-   It answers INIT, LOOKUP, GETATTR, SETATTR (size and mode), OPEN,
-   CREATE, READ, WRITE, FLUSH, RELEASE, STATFS, COPY_FILE_RANGE and
-   DESTROY, takes FORGET and BATCH_FORGET (which have no answer), and
-   answers ENOSYS to everything else.  It exits when the kernel ends
-   the connection (the unmount), or on SIGTERM.  Protocol 7.31.  */
+   It answers INIT, LOOKUP, GETATTR, SETATTR (size, mode and mtime),
+   MKDIR, UNLINK, RMDIR, OPEN, CREATE, READ, WRITE, FLUSH, RELEASE,
+   OPENDIR, READDIR, RELEASEDIR, STATFS, COPY_FILE_RANGE and DESTROY,
+   takes FORGET and BATCH_FORGET (which have no answer), and answers
+   ENOSYS to everything else (RENAME, LINK, SYMLINK, MKNOD, READDIRPLUS,
+   which the kernel does not send since INIT does not offer it, ...).
+   It exits when the kernel ends the connection (the unmount), or on
+   SIGTERM.  Protocol 7.31.  */
 
 #define _GNU_SOURCE 1
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -63,7 +70,7 @@ enum { PROTO_MAJOR = 7, PROTO_MINOR = 31 };
    request: the kernel wants room for a whole one.  */
 enum { MAX_WRITE = 128 * 1024, REQ_BUF = MAX_WRITE + 64 * 1024 };
 
-enum { ROOT_ID = FUSE_ROOT_ID, MAX_FILES = 64, NAME_MAX_LEN = 255 };
+enum { ROOT_ID = FUSE_ROOT_ID, MAX_NODES = 64, NAME_MAX_LEN = 255 };
 
 /* Options.  */
 static bool no_copy;
@@ -71,20 +78,24 @@ static uint64_t copy_max;
 static char const *stats_path;
 static char const *dump_dir;
 
-/* A regular file in the one directory.  Its node ID is its index plus
-   2, and its file handles are its node ID.  */
-struct file
+/* A directory or a regular file.  Its node ID is its index plus 1, so
+   that nodes[0] is the root, and its file handles are its node ID.  The
+   root is its own parent.  An unlinked file or a removed directory has
+   parent 0, and its slot is free again when the kernel has forgotten it
+   as well (NLOOKUP 0): until then an open file can still be read and
+   written.  */
+struct node
 {
+  bool used, dir;
+  uint64_t parent;
   char name[NAME_MAX_LEN + 1];
-  unsigned char *data;
+  unsigned char *data;		/* a file's bytes */
   uint64_t size, alloc;
-  uint32_t mode;
+  uint32_t mode;		/* the permission bits */
   uint64_t nlookup;
   struct timespec mtime, ctime;
 };
-static struct file files[MAX_FILES];
-static int nfiles;
-static struct timespec start_time;
+static struct node nodes[MAX_NODES];
 
 /* Requests by opcode; opcodes past the end count under the last.  */
 enum { OPCODES = 64 };
@@ -118,7 +129,10 @@ opcode_name (uint32_t op)
     case FUSE_GETATTR: return "GETATTR";
     case FUSE_SETATTR: return "SETATTR";
     case FUSE_MKNOD: return "MKNOD";
+    case FUSE_MKDIR: return "MKDIR";
     case FUSE_UNLINK: return "UNLINK";
+    case FUSE_RMDIR: return "RMDIR";
+    case FUSE_RENAME: return "RENAME";
     case FUSE_OPEN: return "OPEN";
     case FUSE_READ: return "READ";
     case FUSE_WRITE: return "WRITE";
@@ -129,12 +143,16 @@ opcode_name (uint32_t op)
     case FUSE_FLUSH: return "FLUSH";
     case FUSE_INIT: return "INIT";
     case FUSE_OPENDIR: return "OPENDIR";
+    case FUSE_READDIR: return "READDIR";
+    case FUSE_RELEASEDIR: return "RELEASEDIR";
+    case FUSE_FSYNCDIR: return "FSYNCDIR";
     case FUSE_ACCESS: return "ACCESS";
     case FUSE_CREATE: return "CREATE";
     case FUSE_INTERRUPT: return "INTERRUPT";
     case FUSE_DESTROY: return "DESTROY";
     case FUSE_BATCH_FORGET: return "BATCH_FORGET";
     case FUSE_FALLOCATE: return "FALLOCATE";
+    case FUSE_READDIRPLUS: return "READDIRPLUS";
     case FUSE_LSEEK: return "LSEEK";
     case FUSE_COPY_FILE_RANGE: return "COPY_FILE_RANGE";
     default: return NULL;
@@ -170,45 +188,90 @@ write_stats (void)
     die ("rename %s", tmp);
 }
 
-/* Write each file's bytes to DUMP_DIR.  */
+/* Write the bytes of each file of the root to DUMP_DIR.  */
 static void
 write_dump (void)
 {
   if (!dump_dir)
     return;
-  for (int i = 0; i < nfiles; i++)
+  for (int i = 1; i < MAX_NODES; i++)
     {
+      struct node const *n = &nodes[i];
+      if (!n->used || n->dir || n->parent != ROOT_ID)
+        continue;
       char path[4096];
-      if (snprintf (path, sizeof path, "%s/%s", dump_dir, files[i].name)
+      if (snprintf (path, sizeof path, "%s/%s", dump_dir, n->name)
           >= (int) sizeof path)
-        die ("%s/%s: name too long", dump_dir, files[i].name);
+        die ("%s/%s: name too long", dump_dir, n->name);
       int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd < 0)
         die ("%s", path);
-      for (uint64_t done = 0; done < files[i].size; )
+      for (uint64_t done = 0; done < n->size; )
         {
-          ssize_t n = write (fd, files[i].data + done, files[i].size - done);
-          if (n <= 0)
+          ssize_t w = write (fd, n->data + done, n->size - done);
+          if (w <= 0)
             die ("write %s", path);
-          done += n;
+          done += w;
         }
       if (close (fd) != 0)
         die ("close %s", path);
     }
 }
 
-static struct file *
+static uint64_t
+id_of (struct node const *n)
+{
+  return n - nodes + 1;
+}
+
+static struct node *
+node_of (uint64_t nodeid)
+{
+  if (nodeid < 1 || nodeid > MAX_NODES || !nodes[nodeid - 1].used)
+    return NULL;
+  return &nodes[nodeid - 1];
+}
+
+/* The regular file NODEID, or NULL.  */
+static struct node *
 file_of (uint64_t nodeid)
 {
-  if (nodeid < 2 || nodeid - 2 >= (uint64_t) nfiles)
-    return NULL;
-  return &files[nodeid - 2];
+  struct node *n = node_of (nodeid);
+  return n && !n->dir ? n : NULL;
+}
+
+/* The index of the entry NAME of directory PARENT, or -1.  */
+static int
+find_name (uint64_t parent, char const *name)
+{
+  for (int i = 1; i < MAX_NODES; i++)
+    if (nodes[i].used && nodes[i].parent == parent
+        && strcmp (nodes[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* How many entries directory PARENT has, and how many of them are
+   directories.  */
+static int
+entries (uint64_t parent, int *dirs)
+{
+  int n = 0;
+  *dirs = 0;
+  for (int i = 1; i < MAX_NODES; i++)
+    if (nodes[i].used && nodes[i].parent == parent)
+      {
+        n++;
+        *dirs += nodes[i].dir;
+      }
+  return n;
 }
 
 /* Make room for SIZE bytes in F, zero from its old end on; false if
-   memory runs out.  */
+   memory runs out.  The room doubles, so that a file written from start
+   to end is copied a few times, not once a write.  */
 static bool
-file_resize (struct file *f, uint64_t size)
+file_resize (struct node *f, uint64_t size)
 {
   if (size > f->alloc)
     {
@@ -230,45 +293,89 @@ file_resize (struct file *f, uint64_t size)
 }
 
 static void
-touch (struct file *f)
+touch (struct node *n)
 {
-  clock_gettime (CLOCK_REALTIME, &f->mtime);
-  f->ctime = f->mtime;
+  clock_gettime (CLOCK_REALTIME, &n->mtime);
+  n->ctime = n->mtime;
+}
+
+/* A new entry NAME of directory D, or NULL if every slot is taken.  */
+static struct node *
+new_node (struct node *d, char const *name, bool dir, uint32_t mode)
+{
+  for (int i = 1; i < MAX_NODES; i++)
+    if (!nodes[i].used)
+      {
+        struct node *n = &nodes[i];
+        memset (n, 0, sizeof *n);
+        n->used = true;
+        n->dir = dir;
+        n->parent = id_of (d);
+        strcpy (n->name, name);
+        n->mode = mode & 07777;
+        touch (n);
+        touch (d);
+        return n;
+      }
+  return NULL;
+}
+
+/* Free N if it is in no directory and the kernel holds no reference to
+   it.  */
+static void
+free_if_gone (struct node *n)
+{
+  if (!n->parent && !n->nlookup)
+    {
+      free (n->data);
+      memset (n, 0, sizeof *n);
+    }
+}
+
+/* Take N out of its directory.  */
+static void
+unlink_node (struct node *n)
+{
+  touch (&nodes[n->parent - 1]);
+  n->parent = 0;
+  clock_gettime (CLOCK_REALTIME, &n->ctime);
+  free_if_gone (n);
 }
 
 static void
-fill_attr (uint64_t nodeid, struct fuse_attr *a)
+fill_attr (struct node const *n, struct fuse_attr *a)
 {
   memset (a, 0, sizeof *a);
-  a->ino = nodeid;
+  a->ino = id_of (n);
   a->blksize = 4096;
-  struct file *f = file_of (nodeid);
-  if (!f)
+  a->mode = (n->dir ? S_IFDIR : S_IFREG) | n->mode;
+  if (!n->parent)
+    a->nlink = 0;
+  else if (n->dir)
     {
-      a->mode = S_IFDIR | 0755;
-      a->nlink = 2;
-      a->atime = a->mtime = a->ctime = start_time.tv_sec;
-      a->atimensec = a->mtimensec = a->ctimensec = start_time.tv_nsec;
-      return;
+      /* Its entry in its parent, its ".", and each subdirectory's "..".  */
+      int dirs;
+      entries (id_of (n), &dirs);
+      a->nlink = 2 + dirs;
     }
-  a->mode = S_IFREG | (f->mode & 07777);
-  a->nlink = 1;
-  a->size = f->size;
-  a->blocks = (f->size + 511) / 512;
-  a->atime = a->mtime = f->mtime.tv_sec;
-  a->atimensec = a->mtimensec = f->mtime.tv_nsec;
-  a->ctime = f->ctime.tv_sec;
-  a->ctimensec = f->ctime.tv_nsec;
+  else
+    a->nlink = 1;
+  a->size = n->size;
+  a->blocks = (n->size + 511) / 512;
+  a->atime = a->mtime = n->mtime.tv_sec;
+  a->atimensec = a->mtimensec = n->mtime.tv_nsec;
+  a->ctime = n->ctime.tv_sec;
+  a->ctimensec = n->ctime.tv_nsec;
 }
 
-/* The entry of NODEID, valid for no time: the test changes files behind
+/* The entry of N, valid for no time: the test changes files behind
    nobody's back, but the kernel then asks again and sees no cache.  */
 static void
-fill_entry (uint64_t nodeid, struct fuse_entry_out *e)
+fill_entry (struct node const *n, struct fuse_entry_out *e)
 {
   memset (e, 0, sizeof *e);
-  e->nodeid = nodeid;
-  fill_attr (nodeid, &e->attr);
+  e->nodeid = id_of (n);
+  fill_attr (n, &e->attr);
 }
 
 static int fuse_fd = -1;
@@ -293,18 +400,35 @@ reply_error (uint64_t unique, int errnum)
   reply (unique, -errnum, NULL, 0);
 }
 
-static int
-find_name (char const *name)
-{
-  for (int i = 0; i < nfiles; i++)
-    if (strcmp (files[i].name, name) == 0)
-      return i;
-  return -1;
-}
-
 /* The request's argument, if it holds at least SIZE bytes.  */
 #define ARG(type, in, len) \
   ((len) >= sizeof (type) ? (type const *) (in) : NULL)
+
+/* For a request about the entry of directory NODEID whose name follows
+   an argument of ARGLEN bytes: the directory, and the name in *NAME; or
+   NULL, having answered with an error, if either is wrong.  */
+static struct node *
+entry_dir (struct fuse_in_header const *h, char const *in, size_t len,
+           size_t arglen, char const **name)
+{
+  struct node *d = node_of (h->nodeid);
+  int err = 0;
+  if (len <= arglen || in[len - 1])
+    err = EINVAL;
+  else if (!d || !d->parent)
+    err = ENOENT;
+  else if (!d->dir)
+    err = ENOTDIR;
+  else if (strlen (in + arglen) > NAME_MAX_LEN)
+    err = ENAMETOOLONG;
+  if (err)
+    {
+      reply_error (h->unique, err);
+      return NULL;
+    }
+  *name = in + arglen;
+  return d;
+}
 
 static void
 do_init (struct fuse_in_header const *h, void const *in, size_t len)
@@ -330,6 +454,7 @@ do_init (struct fuse_in_header const *h, void const *in, size_t len)
     }
   out.minor = ia.minor < PROTO_MINOR ? ia.minor : PROTO_MINOR;
   out.max_readahead = ia.max_readahead;
+  /* Not FUSE_DO_READDIRPLUS: directories are listed with READDIR.  */
   out.flags = ia.flags & FUSE_BIG_WRITES;
   out.max_background = 16;
   out.congestion_threshold = 12;
@@ -341,42 +466,45 @@ do_init (struct fuse_in_header const *h, void const *in, size_t len)
 static void
 do_lookup (struct fuse_in_header const *h, char const *in, size_t len)
 {
-  if (h->nodeid != ROOT_ID || !len || in[len - 1])
-    {
-      reply_error (h->unique, h->nodeid != ROOT_ID ? ENOTDIR : EINVAL);
-      return;
-    }
-  int i = find_name (in);
+  char const *name;
+  struct node *d = entry_dir (h, in, len, 0, &name);
+  if (!d)
+    return;
+  int i = find_name (id_of (d), name);
   if (i < 0)
     {
       reply_error (h->unique, ENOENT);
       return;
     }
-  files[i].nlookup++;
+  nodes[i].nlookup++;
   struct fuse_entry_out e;
-  fill_entry (i + 2, &e);
+  fill_entry (&nodes[i], &e);
   reply (h->unique, 0, &e, sizeof e);
 }
 
 static void
 do_forget (uint64_t nodeid, uint64_t nlookup)
 {
-  struct file *f = file_of (nodeid);
-  if (f)
-    f->nlookup = f->nlookup > nlookup ? f->nlookup - nlookup : 0;
+  struct node *n = node_of (nodeid);
+  if (n && nodeid != ROOT_ID)
+    {
+      n->nlookup = n->nlookup > nlookup ? n->nlookup - nlookup : 0;
+      free_if_gone (n);
+    }
 }
 
 static void
 do_getattr (struct fuse_in_header const *h)
 {
-  if (h->nodeid != ROOT_ID && !file_of (h->nodeid))
+  struct node *n = node_of (h->nodeid);
+  if (!n)
     {
       reply_error (h->unique, ENOENT);
       return;
     }
   struct fuse_attr_out out;
   memset (&out, 0, sizeof out);
-  fill_attr (h->nodeid, &out.attr);
+  fill_attr (n, &out.attr);
   reply (h->unique, 0, &out, sizeof out);
 }
 
@@ -384,54 +512,50 @@ static void
 do_setattr (struct fuse_in_header const *h, void const *in, size_t len)
 {
   struct fuse_setattr_in const *arg = ARG (struct fuse_setattr_in, in, len);
-  struct file *f = file_of (h->nodeid);
-  if (!arg)
+  struct node *n = node_of (h->nodeid);
+  if (!arg || !n)
     {
-      reply_error (h->unique, EINVAL);
-      return;
-    }
-  if (!f)
-    {
-      /* The root's attributes do not change.  */
-      reply_error (h->unique, h->nodeid == ROOT_ID ? EPERM : ENOENT);
+      reply_error (h->unique, arg ? ENOENT : EINVAL);
       return;
     }
   if (arg->valid & FATTR_SIZE)
     {
-      if (!file_resize (f, arg->size))
+      if (n->dir || !file_resize (n, arg->size))
         {
-          reply_error (h->unique, EFBIG);
+          reply_error (h->unique, n->dir ? EISDIR : EFBIG);
           return;
         }
-      touch (f);
+      touch (n);
     }
   if (arg->valid & FATTR_MODE)
     {
-      f->mode = arg->mode & 07777;
-      clock_gettime (CLOCK_REALTIME, &f->ctime);
+      n->mode = arg->mode & 07777;
+      clock_gettime (CLOCK_REALTIME, &n->ctime);
     }
   if (arg->valid & FATTR_MTIME)
     {
       if (arg->valid & FATTR_MTIME_NOW)
-        clock_gettime (CLOCK_REALTIME, &f->mtime);
+        clock_gettime (CLOCK_REALTIME, &n->mtime);
       else
         {
-          f->mtime.tv_sec = arg->mtime;
-          f->mtime.tv_nsec = arg->mtimensec;
+          n->mtime.tv_sec = arg->mtime;
+          n->mtime.tv_nsec = arg->mtimensec;
         }
     }
   struct fuse_attr_out out;
   memset (&out, 0, sizeof out);
-  fill_attr (h->nodeid, &out.attr);
+  fill_attr (n, &out.attr);
   reply (h->unique, 0, &out, sizeof out);
 }
 
+/* OPEN and OPENDIR: the handle is the node ID.  */
 static void
-do_open (struct fuse_in_header const *h)
+do_open (struct fuse_in_header const *h, bool dir)
 {
-  if (!file_of (h->nodeid))
+  struct node *n = node_of (h->nodeid);
+  if (!n || n->dir != dir)
     {
-      reply_error (h->unique, h->nodeid == ROOT_ID ? EISDIR : ENOENT);
+      reply_error (h->unique, !n ? ENOENT : dir ? ENOTDIR : EISDIR);
       return;
     }
   struct fuse_open_out out;
@@ -444,64 +568,150 @@ static void
 do_create (struct fuse_in_header const *h, char const *in, size_t len)
 {
   struct fuse_create_in const *arg = ARG (struct fuse_create_in, in, len);
-  if (!arg || len == sizeof *arg || in[len - 1])
-    {
-      reply_error (h->unique, EINVAL);
-      return;
-    }
-  if (h->nodeid != ROOT_ID)
-    {
-      reply_error (h->unique, ENOTDIR);
-      return;
-    }
-  char const *name = in + sizeof *arg;
-  if (strlen (name) > NAME_MAX_LEN)
-    {
-      reply_error (h->unique, ENAMETOOLONG);
-      return;
-    }
+  char const *name;
+  struct node *d = entry_dir (h, in, len, sizeof *arg, &name);
+  if (!d)
+    return;
   if (!S_ISREG (arg->mode))
     {
       reply_error (h->unique, EPERM);
       return;
     }
-  int i = find_name (name);
-  if (i >= 0 && (arg->flags & O_EXCL))
+  int i = find_name (id_of (d), name);
+  if (i >= 0 && (nodes[i].dir || (arg->flags & O_EXCL)))
     {
-      reply_error (h->unique, EEXIST);
+      reply_error (h->unique, nodes[i].dir ? EISDIR : EEXIST);
       return;
     }
-  if (i < 0)
+  struct node *f = i >= 0 ? &nodes[i]
+                   : new_node (d, name, false, arg->mode & ~arg->umask);
+  if (!f)
     {
-      if (nfiles == MAX_FILES)
-        {
-          reply_error (h->unique, ENOSPC);
-          return;
-        }
-      i = nfiles++;
-      struct file *f = &files[i];
-      memset (f, 0, sizeof *f);
-      strcpy (f->name, name);
-      f->mode = arg->mode & ~arg->umask & 07777;
-      touch (f);
+      reply_error (h->unique, ENOSPC);
+      return;
     }
-  files[i].nlookup++;
+  f->nlookup++;
   struct
   {
     struct fuse_entry_out e;
     struct fuse_open_out o;
   } out;
   memset (&out, 0, sizeof out);
-  fill_entry (i + 2, &out.e);
-  out.o.fh = i + 2;
+  fill_entry (f, &out.e);
+  out.o.fh = id_of (f);
   reply (h->unique, 0, &out, sizeof out);
+}
+
+static void
+do_mkdir (struct fuse_in_header const *h, char const *in, size_t len)
+{
+  struct fuse_mkdir_in const *arg = ARG (struct fuse_mkdir_in, in, len);
+  char const *name;
+  struct node *d = entry_dir (h, in, len, sizeof *arg, &name);
+  if (!d)
+    return;
+  if (find_name (id_of (d), name) >= 0)
+    {
+      reply_error (h->unique, EEXIST);
+      return;
+    }
+  struct node *n = new_node (d, name, true, arg->mode & ~arg->umask);
+  if (!n)
+    {
+      reply_error (h->unique, ENOSPC);
+      return;
+    }
+  n->nlookup++;
+  struct fuse_entry_out e;
+  fill_entry (n, &e);
+  reply (h->unique, 0, &e, sizeof e);
+}
+
+/* UNLINK, and RMDIR if DIR.  */
+static void
+do_remove (struct fuse_in_header const *h, char const *in, size_t len,
+           bool dir)
+{
+  char const *name;
+  struct node *d = entry_dir (h, in, len, 0, &name);
+  if (!d)
+    return;
+  int i = find_name (id_of (d), name);
+  int err = 0, dirs;
+  if (i < 0)
+    err = ENOENT;
+  else if (nodes[i].dir != dir)
+    err = dir ? ENOTDIR : EISDIR;
+  else if (dir && entries (id_of (&nodes[i]), &dirs))
+    err = ENOTEMPTY;
+  if (err)
+    {
+      reply_error (h->unique, err);
+      return;
+    }
+  unlink_node (&nodes[i]);
+  reply (h->unique, 0, NULL, 0);
+}
+
+/* READDIR: ".", "..", then the entries in slot order.  The offset of
+   each entry is where the next one is looked for: 1 after ".", 2 after
+   "..", and I + 2 after nodes[I], so that the offsets stay right while
+   entries come and go.  */
+static void
+do_readdir (struct fuse_in_header const *h, void const *in, size_t len)
+{
+  struct fuse_read_in const *arg = ARG (struct fuse_read_in, in, len);
+  struct node *d = arg ? node_of (arg->fh) : NULL;
+  if (!d || !d->dir)
+    {
+      reply_error (h->unique, arg ? EBADF : EINVAL);
+      return;
+    }
+  static uint64_t buf[4096];
+  unsigned char *out = (unsigned char *) buf;
+  size_t size = arg->size < sizeof buf ? arg->size : sizeof buf, used = 0;
+  for (uint64_t pos = arg->offset; pos <= MAX_NODES; pos++)
+    {
+      struct node const *n;
+      char const *name;
+      if (pos == 0)
+        {
+          n = d;
+          name = ".";
+        }
+      else if (pos == 1)
+        {
+          n = d->parent ? &nodes[d->parent - 1] : d;
+          name = "..";
+        }
+      else
+        {
+          n = &nodes[pos - 1];
+          name = n->name;
+          if (!n->used || n->parent != id_of (d))
+            continue;
+        }
+      size_t namelen = strlen (name);
+      size_t reclen = FUSE_DIRENT_ALIGN (FUSE_NAME_OFFSET + namelen);
+      if (used + reclen > size)
+        break;
+      struct fuse_dirent *de = (struct fuse_dirent *) (out + used);
+      memset (de, 0, reclen);
+      de->ino = id_of (n);
+      de->off = pos + 1;
+      de->namelen = namelen;
+      de->type = n->dir ? DT_DIR : DT_REG;
+      memcpy (de->name, name, namelen);
+      used += reclen;
+    }
+  reply (h->unique, 0, out, used);
 }
 
 static void
 do_read (struct fuse_in_header const *h, void const *in, size_t len)
 {
   struct fuse_read_in const *arg = ARG (struct fuse_read_in, in, len);
-  struct file *f = arg ? file_of (arg->fh) : NULL;
+  struct node *f = arg ? file_of (arg->fh) : NULL;
   if (!f)
     {
       reply_error (h->unique, arg ? EBADF : EINVAL);
@@ -518,7 +728,7 @@ do_write (struct fuse_in_header const *h, unsigned char const *in,
           size_t len)
 {
   struct fuse_write_in const *arg = ARG (struct fuse_write_in, in, len);
-  struct file *f = arg ? file_of (arg->fh) : NULL;
+  struct node *f = arg ? file_of (arg->fh) : NULL;
   if (!f || len - sizeof *arg < arg->size)
     {
       reply_error (h->unique, !arg || f ? EINVAL : EBADF);
@@ -544,12 +754,15 @@ do_statfs (struct fuse_in_header const *h)
   memset (&out, 0, sizeof out);
   out.st.bsize = out.st.frsize = 4096;
   out.st.blocks = 1 << 20;
-  uint64_t used = 0;
-  for (int i = 0; i < nfiles; i++)
-    used += (files[i].size + 4095) / 4096;
+  uint64_t used = 0, free_nodes = 0;
+  for (int i = 0; i < MAX_NODES; i++)
+    {
+      used += (nodes[i].size + 4095) / 4096;
+      free_nodes += !nodes[i].used;
+    }
   out.st.bfree = out.st.bavail = out.st.blocks - used;
-  out.st.files = MAX_FILES;
-  out.st.ffree = MAX_FILES - nfiles;
+  out.st.files = MAX_NODES;
+  out.st.ffree = free_nodes;
   out.st.namelen = NAME_MAX_LEN;
   reply (h->unique, 0, &out, sizeof out);
 }
@@ -566,8 +779,8 @@ do_copy_file_range (struct fuse_in_header const *h, void const *in,
       reply_error (h->unique, ENOSYS);
       return;
     }
-  struct file *src = arg ? file_of (arg->fh_in) : NULL;
-  struct file *dst = arg ? file_of (arg->fh_out) : NULL;
+  struct node *src = arg ? file_of (arg->fh_in) : NULL;
+  struct node *dst = arg ? file_of (arg->fh_out) : NULL;
   if (!src || !dst || arg->fh_in != h->nodeid
       || arg->fh_out != arg->nodeid_out)
     {
@@ -650,11 +863,26 @@ serve (unsigned char const *buf, size_t len)
     case FUSE_SETATTR:
       do_setattr (h, in, inlen);
       break;
+    case FUSE_MKDIR:
+      do_mkdir (h, (char const *) in, inlen);
+      break;
+    case FUSE_UNLINK:
+      do_remove (h, (char const *) in, inlen, false);
+      break;
+    case FUSE_RMDIR:
+      do_remove (h, (char const *) in, inlen, true);
+      break;
     case FUSE_OPEN:
-      do_open (h);
+      do_open (h, false);
+      break;
+    case FUSE_OPENDIR:
+      do_open (h, true);
       break;
     case FUSE_CREATE:
       do_create (h, (char const *) in, inlen);
+      break;
+    case FUSE_READDIR:
+      do_readdir (h, in, inlen);
       break;
     case FUSE_READ:
       do_read (h, in, inlen);
@@ -664,6 +892,7 @@ serve (unsigned char const *buf, size_t len)
       break;
     case FUSE_FLUSH:
     case FUSE_RELEASE:
+    case FUSE_RELEASEDIR:
     case FUSE_DESTROY:
       reply (h->unique, 0, NULL, 0);
       break;
@@ -727,7 +956,11 @@ main (int argc, char **argv)
   if (argc - optind != 1)
     usage ();
   char const *mountpoint = argv[optind];
-  clock_gettime (CLOCK_REALTIME, &start_time);
+  struct node *root = &nodes[ROOT_ID - 1];
+  root->used = root->dir = true;
+  root->parent = ROOT_ID;
+  root->mode = 0755;
+  touch (root);
 
   fuse_fd = open ("/dev/fuse", O_RDWR | O_CLOEXEC | O_NONBLOCK);
   if (fuse_fd < 0)
