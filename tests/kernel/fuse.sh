@@ -6,15 +6,26 @@
 # right, for a whole file, for an unaligned range into an existing file,
 # and when the server copies less than asked each time.  The control: a
 # server that answers COPY_FILE_RANGE with ENOSYS still gets the right
-# bytes, written through the page cache.  No kernel warning meanwhile.
+# bytes, written through the page cache.  On that server, where FUSE's
+# ->copy_file_range copies through the page cache itself, the programs
+# of interrupt.sh and restart.sh show (their "fuse" rows) that signals
+# act as on the other filesystems: a timer's signal stops a 256 MiB copy
+# early with partial progress, since the step is bounded there too, and
+# the resumed loop gives an identical file; a SIGSTOP and SIGCONT, or a
+# handler with SA_RESTART, make no call fail; a handler without
+# SA_RESTART makes a call fail with EINTR only when it has copied
+# nothing.  No kernel warning meanwhile.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/offload-lib.sh"
-crfuse=${abs_top_builddir-$PWD/..}/tests/kernel/cr-fuse
-test -x "$crfuse" || framework_failure_ "$crfuse not built"
+kbin=${abs_top_builddir-$PWD/..}/tests/kernel
+crfuse=$kbin/cr-fuse
+for prog_ in cr-fuse cr-interrupt cr-restart; do
+  test -x "$kbin/$prog_" || framework_failure_ "$kbin/$prog_ not built"
+done
 # The guest kernel has FUSE (kernel/guest.config): its absence is a failure.
 test -c /dev/fuse || fail_ "no /dev/fuse: the guest kernel has no FUSE"
 require_mnt_ CR_MNT_TMPFS
@@ -188,7 +199,21 @@ same_ "$dir/ref" "$mnt/dst"
 stop_
 same_ "$dir/ref" "$dump/dst"
 
-# 4. No kernel report.
+# 4. Signals, on the server without COPY_FILE_RANGE: the programs of
+# interrupt.sh and restart.sh, each in a directory of its own on the
+# mount.  A skip is a failure: the guest has FUSE and copy_range.
+start_ signals -n
+for prog_ in cr-interrupt cr-restart; do
+  "$kbin/$prog_" fuse "$mnt" > out-$prog_ 2> err-$prog_
+  st_=$?
+  cat out-$prog_
+  cat err-$prog_ >&2
+  test $st_ = 0 \
+    || { echo "FAIL: fuse: $prog_ exited with status $st_"; fail=1; }
+done
+stop_
+
+# 5. No kernel report.
 dmesg > dmesg-after || framework_failure_ "dmesg"
 before=$(grep -Ec "$report" dmesg-before)
 after=$(grep -Ec "$report" dmesg-after)
