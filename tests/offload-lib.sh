@@ -113,6 +113,16 @@ btrfs_du_ ()
 # btrfs_exclusive_ FILE: bytes of FILE's extents that no other file shares.
 btrfs_exclusive_ () { set -- $(btrfs_du_ "$1"); echo "$2"; }
 
+# nfs_ops_ MNT OP: how many OP requests the NFS mount on MNT has sent.
+nfs_ops_ ()
+{
+  awk -v mnt="$1" -v op="$2:" '
+    $1 == "device" { here = ($5 == mnt) }
+    here && $1 == op { n = $2 }
+    END { print n + 0 }
+  ' /proc/self/mountstats
+}
+
 # mountstat_ MNT: on stdout "COPY_OPS READ_OPS WRITE_OPS SERVER_READ_BYTES
 # SERVER_WRITE_BYTES CLONE_OPS" for the NFS mount on MNT, from
 # /proc/self/mountstats: the per-op counts and the bytes of file data that

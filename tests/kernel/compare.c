@@ -1286,14 +1286,6 @@ env_number (char const *name, unsigned long fallback)
   return n;
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Make the random calls of SEED on FS, in TOP; return how many failed.  */
 static unsigned long
 random_calls (char const *fs, char const *top, uint64_t seed)
@@ -1331,7 +1323,7 @@ random_calls (char const *fs, char const *top, uint64_t seed)
 
   unsigned long made = 0, identical = 0, failed = 0;
   unsigned long allowed_count[N_ALLOWED] = { 0 };
-  double start = now ();
+  double start = cr_now ();
   for (unsigned long n = first; n <= last; n++)
     {
       struct call c = draw_call (seed, n);
@@ -1379,7 +1371,7 @@ random_calls (char const *fs, char const *top, uint64_t seed)
     }
 
   printf ("# %s: %lu random calls in %.1f s: %lu identical, %lu failed,"
-          " allowed:", fs, made, now () - start, identical, failed);
+          " allowed:", fs, made, cr_now () - start, identical, failed);
   for (size_t row = 0; row < N_ALLOWED; row++)
     printf ("%s %s %lu", row ? "," : "", allowed[row].name,
             allowed_count[row]);

@@ -61,6 +61,14 @@ cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
   return cr_copy_range_flags (fd_in, pos_in, fd_out, pos_out, count, 0);
 }
 
+double
+cr_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 bool
 cr_available (char const **why)
 {

@@ -23,6 +23,9 @@ ssize_t cr_copy_range_flags (int fd_in, off_t *pos_in, int fd_out,
 ssize_t cr_copy_range (int fd_in, off_t *pos_in, int fd_out, off_t *pos_out,
                        size_t count);
 
+/* Seconds on the monotonic clock, for measuring how long a step took.  */
+double cr_now (void);
+
 /* Whether the running kernel is the copyrange kernel and implements the
    call; if not, store in *WHY a reason to skip.  */
 bool cr_available (char const **why);

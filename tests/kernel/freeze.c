@@ -53,14 +53,6 @@ struct shared
 static int mnt_fd = -1;
 static volatile sig_atomic_t frozen;
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 sleep_for (double s)
 {
@@ -203,7 +195,7 @@ main (int argc, char **argv)
     cr_die ("mmap");
   memset (sh, 0, sizeof *sh);
   fflush (stdout);
-  double t_start = now ();
+  double t_start = cr_now ();
   pid_t pid = fork ();
   if (pid < 0)
     cr_die ("fork");
@@ -220,7 +212,7 @@ main (int argc, char **argv)
     sleep_for (0.01);
   sleep_for (0.3);
   off_t before = cr_file_size (dst);
-  double t0 = now ();
+  double t0 = cr_now ();
   if (ioctl (mnt_fd, FIFREEZE, 0) != 0)
     {
       int e = errno;
@@ -231,7 +223,7 @@ main (int argc, char **argv)
       cr_die ("FIFREEZE %s", frozen_mnt);
     }
   frozen = 1;
-  double t1 = now ();
+  double t1 = cr_now ();
   int done_at_freeze = sh->done;
   off_t at_freeze = cr_file_size (dst);
   sleep_for (1);
@@ -240,12 +232,12 @@ main (int argc, char **argv)
   if (ioctl (mnt_fd, FITHAW, 0) != 0)
     cr_die ("FITHAW %s", frozen_mnt);
   frozen = 0;
-  double t2 = now ();
+  double t2 = cr_now ();
 
   int status;
   if (waitpid (pid, &status, 0) != pid)
     cr_die ("waitpid");
-  double t3 = now ();
+  double t3 = cr_now ();
   alarm (0);
   restore_dirty_limits ();
 

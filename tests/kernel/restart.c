@@ -76,14 +76,6 @@ on_alarm (int sig)
   alarms++;
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void note (struct stats *st, char const *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
@@ -162,7 +154,7 @@ copy_loop (int src, int dst, enum mode mode, struct stats *st,
         break;
       if (want_alarms && alarms >= want_alarms)
         *stop_flag = 1;
-      if (!*stop_flag && now () > deadline)
+      if (!*stop_flag && cr_now () > deadline)
         {
           note (st, "out of time after %ld passes (%ld calls, %d signals)",
                 st->passes, st->calls, (int) alarms);
@@ -221,7 +213,7 @@ run_case (char const *fs, char const *dir, int src, enum mode mode,
     cr_die ("create %s", p);
   *stop_flag = 0;
   alarms = 0;
-  double t0 = now (), deadline = t0 + 40;
+  double t0 = cr_now (), deadline = t0 + 40;
   struct stats st = { 0 };
   long stops = 0;
   int const cycles = 300, want_alarms = 600;
@@ -291,7 +283,7 @@ run_case (char const *fs, char const *dir, int src, enum mode mode,
     }
   printf ("# %s %s: %.1f s, %ld passes, %ld calls, %ld stopped early, "
           "%ld EINTR, %ld stops, %d SIGALRM\n", fs, mode_name[mode],
-          now () - t0, st.passes, st.calls, st.partial, st.eintr, stops,
+          cr_now () - t0, st.passes, st.calls, st.partial, st.eintr, stops,
           (int) alarms);
   printf ("%s: %s: %s%s%s\n", st.detail[0] ? "FAIL" : "PASS", fs,
           mode == STOP ? "stopped and continued: no call failed"

@@ -21,27 +21,18 @@ test -x "$crf" || framework_failure_ "$crf not built"
 # 8 MiB in whole pages, and 5 bytes more at the source's end.
 size=$((8 * 1048576 + 5))
 
-# ops_ MNT OP: how many OP requests the NFS mount on MNT has sent.
-ops_ ()
-{
-  awk -v mnt="$1" -v op="$2:" '
-    $1 == "device" { here = ($5 == mnt) }
-    here && $1 == op { n = $2 }
-    END { print n + 0 }
-  ' /proc/self/mountstats
-}
-
 # copy_ MNT OFFSET: copy the source at OFFSET to the same offset of a new
 # file, 1 MiB a call, through MNT; set clones, copies and commits to the
 # RPCs it took, and fail unless the bytes arrived.
 copy_ ()
 {
-  c0=$(ops_ "$1" CLONE) p0=$(ops_ "$1" COPY) m0=$(ops_ "$1" COMMIT)
+  c0=$(nfs_ops_ "$1" CLONE) p0=$(nfs_ops_ "$1" COPY)
+  m0=$(nfs_ops_ "$1" COMMIT)
   run_copy_ -s $2 -d $2 -c 1048576 "$cdir/src" "$cdir/dst$2" \
     || fail_ "copy-range-file at $2 through $1 failed"
-  clones=$(($(ops_ "$1" CLONE) - c0))
-  copies=$(($(ops_ "$1" COPY) - p0))
-  commits=$(($(ops_ "$1" COMMIT) - m0))
+  clones=$(($(nfs_ops_ "$1" CLONE) - c0))
+  copies=$(($(nfs_ops_ "$1" COPY) - p0))
+  commits=$(($(nfs_ops_ "$1" COMMIT) - m0))
   echo "at offset $2 through $1: CLONE +$clones, COPY +$copies," \
        "COMMIT +$commits"
   $gnu_cmp -i $2:$2 "$cdir/src" "$cdir/dst$2" \

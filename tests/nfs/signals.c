@@ -60,14 +60,6 @@ die (char const *what)
   exit (CR_EXIT_FAIL);
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 start_timer (bool restart)
 {
@@ -97,7 +89,7 @@ copy_whole (int in, int out, off_t size, double t0)
   long calls = 0;
   while (pi < size)
     {
-      if (now () - t0 > DEADLINE_S)
+      if (cr_now () - t0 > DEADLINE_S)
         {
           fprintf (stderr, "FAIL: %lld of %lld bytes copied after %d s,"
                    " %ld calls, %ld signals\n", (long long) pi,
@@ -181,7 +173,7 @@ main (int argc, char **argv)
   if (in < 0 || out < 0 || fstat (in, &st) != 0)
     die ("opening the files");
 
-  double t0 = now ();
+  double t0 = cr_now ();
   long calls;
   if (strcmp (mode, "no-restart") == 0)
     {
@@ -209,6 +201,6 @@ main (int argc, char **argv)
   if (fsync (out) != 0 || close (out) != 0)
     die ("closing the destination");
   printf ("calls %ld, signals %ld, %.2f s\n", calls, (long) signals,
-          now () - t0);
+          cr_now () - t0);
   return CR_EXIT_PASS;
 }

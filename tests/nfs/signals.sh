@@ -25,16 +25,6 @@ deadline=${CR_SIGNALS_DEADLINE-240}
 # bad_ MESSAGE: report a failure and go on with the other rows.
 bad_ () { echo "FAIL: $*"; fail=1; }
 
-# ops_ MNT OP: how many OP requests the NFS mount on MNT has sent.
-ops_ ()
-{
-  awk -v mnt="$1" -v op="$2:" '
-    $1 == "device" { here = ($5 == mnt) }
-    here && $1 == op { n = $2 }
-    END { print n + 0 }
-  ' /proc/self/mountstats
-}
-
 uptime_ () { cut -d' ' -f1 /proc/uptime; }
 copy_threads_ () { grep -lx 'copy thread' /proc/[0-9]*/comm 2>/dev/null | wc -l; }
 
@@ -67,12 +57,12 @@ row_ ()
   plain_s=$(awk "BEGIN { print $(uptime_) - $t0 }")
   $gnu_cmp "$dir/src" "$dir/plain" || bad_ "$1: the plain copy differs"
 
-  p0=$(ops_ "$2" COPY)
+  p0=$(nfs_ops_ "$2" COPY)
   timeout -s KILL $deadline cr-signals sa-restart "$c/src" "$c/timer" \
     || bad_ "$1: the copy under an SA_RESTART timer failed or was killed" \
             "after $deadline s, with $(stat -c %s "$dir/timer") of $size" \
             "bytes copied"
-  copies=$(($(ops_ "$2" COPY) - p0))
+  copies=$(($(nfs_ops_ "$2" COPY) - p0))
   echo "$1: $copies COPYs under the timer"
   test $copies -le $max_copies \
     || bad_ "$1: $copies COPYs for 256 MiB, over $max_copies"
