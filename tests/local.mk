@@ -117,6 +117,10 @@ tests_nfs_cr_raw_copy_CPPFLAGS =
 GUEST_TESTS += tests/nfs/raw-copy.sh
 # The same client asks nfsd for an inter-server COPY from itself.
 GUEST_TESTS += tests/nfs/inter-ssc.sh
+# And races OFFLOAD_CANCEL, and nfsd's shutdown, with copies ending on
+# their own: kernel patch 2's pinned copy thread.  make check-debug runs
+# them longer, under KASAN.
+GUEST_TESTS += tests/nfs/offload-cancel.sh tests/nfs/restart-loop.sh
 
 # What each step of copy_range costs on NFS, in CLONE, COPY and COMMIT
 # requests.

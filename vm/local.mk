@@ -91,6 +91,10 @@ EXTRA_DIST += $(LEAK_TEST)
 # COPY again: at the debug kernel's 4.5 MB/s (measured), 2 GiB takes
 # about 8 minutes more, past the test's default wait of 240 s.
 DEBUG_STRESS_OPS = 1000
+# The races of kernel patch 2 (tests/nfs/offload-cancel.sh and
+# restart-loop.sh), more rounds than make check affords.
+DEBUG_CANCEL_ROUNDS = 2000
+DEBUG_RESTART_ROUNDS = 40
 DEBUG_RESTART_SIZE = 2G
 DEBUG_RESTART_WAIT = 900
 DEBUG_TIMEOUT = 10800
@@ -102,7 +106,9 @@ check-debug: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
 	  $(MAKE) check-in-guest \
 	  GUEST_TESTS='$(GUEST_TESTS) $(DEBUG_GUEST_TESTS) $(LEAK_TEST)' \
 	  CR_STRESS_OPS=$(DEBUG_STRESS_OPS) CR_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) \
-	  CR_RESTART_SIZE=$(DEBUG_RESTART_SIZE) CR_RESTART_WAIT=$(DEBUG_RESTART_WAIT)
+	  CR_RESTART_SIZE=$(DEBUG_RESTART_SIZE) CR_RESTART_WAIT=$(DEBUG_RESTART_WAIT) \
+	  CR_CANCEL_ROUNDS=$(DEBUG_CANCEL_ROUNDS) \
+	  CR_RESTART_ROUNDS=$(DEBUG_RESTART_ROUNDS)
 
 # The main job: boot the patched kernel and copy with cpr (vm/demo).
 .PHONY: demo

@@ -8,7 +8,8 @@
    never would (its own checks refuse offsets whose sum wraps loff_t
    before anything goes on the wire).
 
-   Usage: cr-raw-copy [-u UID] [-g GID] [-i] SOURCE DEST SRC_OFF DST_OFF COUNT
+   Usage: cr-raw-copy [-u UID] [-g GID] [-i | -a [-c ROUNDS]]
+                      SOURCE DEST SRC_OFF DST_OFF COUNT
    SOURCE and DEST are the files' paths on the server, looked up one
    component at a time from the server's pseudo-root; each is opened
    (and created if missing, never truncated), SOURCE for reading and
@@ -40,6 +41,21 @@
      OFFLOAD_STATUS done NFS4_OK 4096        (when it reports completion)
      OFFLOAD_STATUS timeout 1048576          (the bytes copied so far)
      OFFLOAD_STATUS NFS4ERR_...
+   -a asks for an intra-server copy made asynchronously (the server
+   decides; 6.1 nfsd honours the request), waited for as -i's is.
+
+   -c ROUNDS, with -a, sends ROUNDS such COPYs one after the other, each
+   followed at once by OFFLOAD_CANCEL of the copy it started, so that
+   the cancel races with the copy thread finishing on its own: the race
+   that a server must survive without touching a freed thread.  Nothing
+   is waited for; instead a tally is printed:
+     CANCEL 200 rounds: 150 cancelled, 40 over, 10 synchronous
+   "over" counts NFS4ERR_BAD_STATEID (the copy had ended and been
+   forgotten before the cancel arrived), "synchronous" the COPYs the
+   server made synchronously.  Any other answer, to the COPY or to the
+   cancel, stops the rounds and is printed as
+     CANCEL round 7: COPY NFS4ERR_...   or   CANCEL round 7: NFS4ERR_...
+
    Only then are the files closed: closing the source would withdraw
    the COPY_NOTIFY stateid, and destroying the client would stop the
    copy.  The server's CB_OFFLOAD goes nowhere: this client offers no
@@ -82,7 +98,8 @@ enum
   OP_PUTFH = 22, OP_PUTROOTFH = 24, OP_SAVEFH = 32,
   OP_EXCHANGE_ID = 42, OP_CREATE_SESSION = 43, OP_DESTROY_SESSION = 44,
   OP_SEQUENCE = 53, OP_DESTROY_CLIENTID = 57, OP_RECLAIM_COMPLETE = 58,
-  OP_COPY = 60, OP_COPY_NOTIFY = 61, OP_OFFLOAD_STATUS = 67
+  OP_COPY = 60, OP_COPY_NOTIFY = 61, OP_OFFLOAD_CANCEL = 66,
+  OP_OFFLOAD_STATUS = 67
 };
 
 /* netloc4 types (RFC 7862, 3.3.1).  */
@@ -697,6 +714,8 @@ struct copy_args
   unsigned char const *src_stateid;
   /* The source server of an inter-server copy, or null.  */
   struct netaddr const *source_server;
+  /* Ask for an asynchronous copy even within this server.  */
+  int async;
 };
 
 static void
@@ -723,7 +742,7 @@ build_copy (struct xbuf *b, void const *arg)
     }
   else
     {
-      put32 (b, 1);             /* synchronous, */
+      put32 (b, !c->async);     /* synchronous or not, */
       put32 (b, 0);             /* no source servers: intra-server */
     }
 }
@@ -742,6 +761,88 @@ build_offload_status (struct xbuf *b, void const *arg)
   put_opaque (b, o->dst->fh, o->dst->fh_len);
   put32 (b, OP_OFFLOAD_STATUS);
   put_fixed (b, o->stateid, 16);
+}
+
+static void
+build_offload_cancel (struct xbuf *b, void const *arg)
+{
+  struct offload_args const *o = arg;
+  put32 (b, OP_PUTFH);
+  put_opaque (b, o->dst->fh, o->dst->fh_len);
+  put32 (b, OP_OFFLOAD_CANCEL);
+  put_fixed (b, o->stateid, 16);
+}
+
+/* Send the COPY of C: 0 and the callback stateid in CB_STATEID when
+   the server copies asynchronously, 1 and the bytes written in *COUNT
+   when it copied synchronously, and otherwise -1 with the status in
+   *STATUS.  */
+static int
+send_copy (struct copy_args const *c, unsigned char *cb_stateid,
+           uint64_t *count, uint32_t *status)
+{
+  unsigned char *reply;
+  struct xread r;
+  int ret = -1;
+  *status = compound (4, build_copy, c, &reply, &r);
+  if (*status == NFS4_OK)
+    {
+      op_result (&r, OP_PUTFH);
+      op_result (&r, OP_SAVEFH);
+      op_result (&r, OP_PUTFH);
+      op_result (&r, OP_COPY);
+      ret = 1;
+      if (get32 (&r) != 0)      /* a callback stateid: asynchronous */
+        {
+          get_bytes (&r, cb_stateid, 16);
+          ret = 0;
+        }
+      *count = get64 (&r);
+    }
+  free (reply);
+  return ret;
+}
+
+/* ROUNDS asynchronous COPYs of C, each cancelled at once; prints the
+   tally, or the first answer that is not one of the expected ones.  */
+static void
+cancel_rounds (struct copy_args const *c, uint64_t rounds)
+{
+  uint64_t cancelled = 0, over = 0, sync = 0;
+  for (uint64_t i = 1; i <= rounds; i++)
+    {
+      unsigned char cb_stateid[16];
+      uint32_t status;
+      uint64_t count;
+      int how = send_copy (c, cb_stateid, &count, &status);
+      if (how < 0)
+        {
+          printf ("CANCEL round %" PRIu64 ": COPY %s\n", i,
+                  status_name (status));
+          return;
+        }
+      if (how == 1)
+        {
+          sync++;
+          continue;
+        }
+      struct offload_args o = { c->dst, cb_stateid };
+      unsigned char *reply;
+      struct xread r;
+      status = compound (2, build_offload_cancel, &o, &reply, &r);
+      free (reply);
+      if (status == NFS4_OK)
+        cancelled++;
+      else if (status == NFS4ERR_BAD_STATEID)
+        over++;
+      else
+        {
+          printf ("CANCEL round %" PRIu64 ": %s\n", i, status_name (status));
+          return;
+        }
+    }
+  printf ("CANCEL %" PRIu64 " rounds: %" PRIu64 " cancelled, %" PRIu64
+          " over, %" PRIu64 " synchronous\n", rounds, cancelled, over, sync);
 }
 
 /* Ask after the asynchronous copy O until it is over or 300 s have
@@ -835,9 +936,10 @@ number (char const *arg)
 int
 main (int argc, char **argv)
 {
-  int inter = 0;
+  int inter = 0, async = 0;
+  uint64_t rounds = 0;
   int opt;
-  while ((opt = getopt (argc, argv, "u:g:i")) != -1)
+  while ((opt = getopt (argc, argv, "u:g:iac:")) != -1)
     switch (opt)
       {
       case 'u':
@@ -849,14 +951,20 @@ main (int argc, char **argv)
       case 'i':
         inter = 1;
         break;
+      case 'a':
+        async = 1;
+        break;
+      case 'c':
+        rounds = number (optarg);
+        break;
       default:
         argc = 0;
         break;
       }
-  if (argc - optind != 5)
+  if (argc - optind != 5 || (inter && async) || (rounds && !async))
     {
-      fprintf (stderr, "Usage: %s [-u UID] [-g GID] [-i] SOURCE DEST"
-               " SRC_OFF DST_OFF COUNT\n", program_name);
+      fprintf (stderr, "Usage: %s [-u UID] [-g GID] [-i | -a [-c ROUNDS]]"
+               " SOURCE DEST SRC_OFF DST_OFF COUNT\n", program_name);
       return 1;
     }
   argv += optind - 1;
@@ -902,6 +1010,7 @@ main (int argc, char **argv)
   c.dst = &dst;
   c.src_stateid = src.stateid;
   c.source_server = NULL;
+  c.async = async;
 
   unsigned char cnr_stateid[16];
   struct netaddr source_server;
@@ -933,33 +1042,31 @@ main (int argc, char **argv)
     }
 
   unsigned char cb_stateid[16];
-  int async = 0;
+  int waiting = 0;
+  if (rounds)
+    {
+      cancel_rounds (&c, rounds);
+      copy_now = 0;
+    }
   if (copy_now)
     {
-      status = compound (4, build_copy, &c, &reply, &r);
-      if (status == NFS4_OK)
+      uint32_t status;
+      uint64_t count;
+      int how = send_copy (&c, cb_stateid, &count, &status);
+      if (how == 0)
         {
-          op_result (&r, OP_PUTFH);
-          op_result (&r, OP_SAVEFH);
-          op_result (&r, OP_PUTFH);
-          op_result (&r, OP_COPY);
-          async = get32 (&r) != 0;      /* callback stateid, if async */
-          if (async)
-            {
-              get_bytes (&r, cb_stateid, sizeof cb_stateid);
-              printf ("COPY NFS4_OK async\n");
-            }
-          else
-            printf ("COPY NFS4_OK %" PRIu64 "\n", get64 (&r));
+          printf ("COPY NFS4_OK async\n");
+          waiting = 1;
         }
+      else if (how == 1)
+        printf ("COPY NFS4_OK %" PRIu64 "\n", count);
       else
         printf ("COPY %s\n", status_name (status));
-      free (reply);
     }
   if (fflush (stdout) != 0)
     die ("%s", "write error");
 
-  if (async)
+  if (waiting)
     {
       struct offload_args o = { &dst, cb_stateid };
       wait_for_copy (&o);
