@@ -31,23 +31,24 @@ size=$((2 * 1048576 + 1))
 copy_threads_ () { grep -lx 'copy thread' /proc/[0-9]*/comm 2>/dev/null | wc -l; }
 
 for export in "$CR_NFS_EXPORT_BTRFS" "$CR_NFS_EXPORT_EXT4"; do
+  fs=$(stat -f -c %T "$export") || framework_failure_ "stat -f $export"
   scratch_dir_ "$export"
   make_data_ "$dir/src" $size
 
   "$raw" -a -c $rounds "$dir/src" "$dir/dst" 0 0 $size > raw-out 2> raw-err
   st=$?
   out=$(cat raw-out)
-  echo "${export##*/}: $out (exit $st)"
+  echo "$fs: $out (exit $st)"
   cat raw-err
   test $st = 0 || fail_ "cr-raw-copy failed before its rounds"
   case $out in
     "CANCEL $rounds rounds: "*) ;;
-    *) echo "FAIL: ${export##*/}: the rounds stopped: $out"; fail=1 ;;
+    *) echo "FAIL: $fs: the rounds stopped: $out"; fail=1 ;;
   esac
   # Every round synchronous would leave the race untried.
   case $out in
     *": 0 cancelled, 0 over, "*)
-      echo "FAIL: ${export##*/}: the server copied every round synchronously"
+      echo "FAIL: $fs: the server copied every round synchronously"
       fail=1 ;;
   esac
 
@@ -58,17 +59,17 @@ for export in "$CR_NFS_EXPORT_BTRFS" "$CR_NFS_EXPORT_EXT4"; do
   done
   left=$(copy_threads_)
   test "$left" = 0 \
-    || { echo "FAIL: ${export##*/}: $left copy threads 30 s on"; fail=1; }
+    || { echo "FAIL: $fs: $left copy threads 30 s on"; fail=1; }
 
   got=$(stat -c %s "$dir/dst")
   test "$got" -le $size && $gnu_cmp -n "$got" "$dir/src" "$dir/dst" \
-    || { echo "FAIL: ${export##*/}: dst ($got bytes) is not a prefix"; fail=1; }
+    || { echo "FAIL: $fs: dst ($got bytes) is not a prefix"; fail=1; }
 
   # The server still copies: a synchronous COPY after the rounds.
   "$raw" "$dir/src" "$dir/dst2" 4096 0 65536 > raw-out 2> raw-err
   out=$(cat raw-out)
   test "$out" = 'COPY NFS4_OK 65536' \
-    || { echo "FAIL: ${export##*/}: the COPY after the rounds: $out"; cat raw-err; fail=1; }
+    || { echo "FAIL: $fs: the COPY after the rounds: $out"; cat raw-err; fail=1; }
   $gnu_cmp -n 65536 "$dir/src" "$dir/dst2" 4096 0 || fail=1
 done
 

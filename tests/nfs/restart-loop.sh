@@ -49,6 +49,7 @@ while test $i -lt $rounds; do
   case $((i % 5)) in
     0) delay=0 ;; 1) delay=0.02 ;; 2) delay=0.05 ;; 3) delay=0.1 ;; 4) delay=0.3 ;;
   esac
+  : > raw-out-$i
   timeout 120 "$raw" -a "$dir/$src" "$dir/dst-$i" 0 0 $sz > raw-out-$i 2>&1 &
   pid=$!
   # Wait until the COPY went out (or the client gave up), then stop.
