@@ -155,7 +155,7 @@ AM_TESTS_ENVIRONMENT =					\
     ;
 
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
-  tests/host-run tests/guest-run tests/guest-skips \
+  init.cfg tests/host-run tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh
 

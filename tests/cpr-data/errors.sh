@@ -11,9 +11,10 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 kernel_has_copy_range_ && skip_ "the running kernel has copy_range"
+require_gnu_cp_
 
 mkdir gnu ours || framework_failure_
-ln -s /bin/cp gnu/cp || framework_failure_
+ln -s "$CR_REF" gnu/cp || framework_failure_
 ln -s "$abs_top_builddir/src/cpr" ours/cp || framework_failure_
 head -c 3000000 /dev/urandom > a || framework_failure_
 
