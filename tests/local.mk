@@ -302,8 +302,8 @@ tests_cpr_data_shim_so_LDADD = -ldl
 tests_cpr_data_copy_range_test_LDADD = lib/libgnu.a
 EXTRA_DIST += tests/cpr-data/lib.sh
 HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
-  tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
-  tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh \
+  tests/cpr-data/errors.sh tests/cpr-data/enospc.sh tests/cpr-data/sparse.sh \
+  tests/cpr-data/proc.sh tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh \
   tests/cpr-data/readahead.sh tests/cpr-data/clock.sh \
   tests/cpr-data/unmarkable.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
