@@ -122,6 +122,13 @@ GUEST_TESTS += tests/nfs/inter-ssc.sh
 # requests.
 GUEST_TESTS += tests/nfs/clone-steps.sh
 
+# The tests of each half, one a line: .ci/run names their skips.
+.PHONY: list-host-tests list-guest-tests
+list-host-tests:
+	@for t in $(HOST_TESTS); do echo $$t; done
+list-guest-tests:
+	@for t in $(GUEST_TESTS); do echo $$t; done
+
 # The host runs HOST_TESTS; check-local boots the guest and runs
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)
