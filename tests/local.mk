@@ -93,6 +93,9 @@ EXTRA_DIST += tests/trace-lib.sh
 # make install's masquerade directory: a makefile that runs plain cp with
 # it first in PATH copies with cpr, and says what GNU cp says.
 HOST_TESTS += tests/cpr/masquerade.sh
+# What make install puts where the compiler and man look: a program built
+# against the installed <copyrange.h> alone, and copy_range(2).
+HOST_TESTS += tests/install/header.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
