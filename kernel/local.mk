@@ -41,3 +41,6 @@ EXTRA_DIST += kernel/export-series kernel/cover-letter.txt
 kernel-check-series:
 	$(srcdir)/kernel/check-series
 
+# How vm/build-kernel prepares the patched tree.
+EXTRA_DIST += kernel/tree-lib.sh
+
