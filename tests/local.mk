@@ -96,6 +96,9 @@ HOST_TESTS += tests/cpr/masquerade.sh
 # What make install puts where the compiler and man look: a program built
 # against the installed <copyrange.h> alone, and copy_range(2).
 HOST_TESTS += tests/install/header.sh
+# The Debian packages install and purge cleanly (dpkg --root): 'make deb'
+# builds them, unless CR_DEBS names a directory that holds them already.
+HOST_TESTS += tests/install/deb.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
