@@ -1,6 +1,6 @@
 # kernel/tree-lib.sh: how a patched kernel tree is prepared, sourced by
-# vm/build-kernel (the guest's bzImage), so that whatever else builds the
-# kernel builds the same tree.
+# vm/build-kernel (the guest's bzImage) and kernel/build-deb (Debian
+# packages of the same kernel), so that both build the same tree.
 #
 # The caller sets, before sourcing: me (its name, for messages), top (the
 # source tree), and optionally variant ('' or debug).  Sourcing checks the
