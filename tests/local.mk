@@ -153,6 +153,13 @@ AM_TESTS_ENVIRONMENT =					\
     PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)'"$$PATH" \
     ;
 
+# configure --disable-guest-tests: no test boots a guest, not even the
+# small ones of tests/vm/harness.sh (make distcheck's check is so
+# configured: Makefile.am).
+if !GUEST_TESTS
+AM_TESTS_ENVIRONMENT += CR_SKIP_GUEST=1; export CR_SKIP_GUEST;
+endif
+
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
   tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
