@@ -93,6 +93,12 @@ EXTRA_DIST += tests/trace-lib.sh
 # make install's masquerade directory: a makefile that runs plain cp with
 # it first in PATH copies with cpr, and says what GNU cp says.
 HOST_TESTS += tests/cpr/masquerade.sh
+# What make install puts where the compiler and man look: a program built
+# against the installed <copyrange.h> alone, and copy_range(2).
+HOST_TESTS += tests/install/header.sh
+# The Debian packages install and purge cleanly (dpkg --root): 'make deb'
+# builds them, unless CR_DEBS names a directory that holds them already.
+HOST_TESTS += tests/install/deb.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
@@ -164,6 +170,13 @@ AM_TESTS_ENVIRONMENT =					\
     CR_HOST_TEST_LIMITS='$(HOST_TEST_LIMITS)'		\
     PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)'"$$PATH" \
     ;
+
+# configure --disable-guest-tests: no test boots a guest, not even the
+# small ones of tests/vm/harness.sh (make distcheck's check is so
+# configured: Makefile.am).
+if !GUEST_TESTS
+AM_TESTS_ENVIRONMENT += CR_SKIP_GUEST=1; export CR_SKIP_GUEST;
+endif
 
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
   init.cfg tests/host-run tests/guest-run tests/guest-skips \
