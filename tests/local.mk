@@ -181,7 +181,9 @@ endif
 EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
   init.cfg tests/host-run tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
-  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh
+  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
+  tests/vm/frozen-fixture.sh tests/vm/warn-fixture.sh \
+  tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
