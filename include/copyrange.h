@@ -38,47 +38,71 @@
 
    Like syscall(2) and loff_t, it needs _DEFAULT_SOURCE (or _GNU_SOURCE)
    under a strict ISO C mode such as -std=c11; GCC's default gnu modes and
-   C++ have it.  */
+   C++ have it.
 
-#ifndef COPYRANGE_H
-#define COPYRANGE_H 1
+   A program with a wrapper of its own can take the number alone: with
+   COPYRANGE_NR_ONLY defined before the #include, the header gives
+   SYS_copy_range and __NR_copy_range and nothing else, and needs no
+   feature macro.  cpr's wrapper (gnulib-local/lib/copy-range.h in the
+   copyrange sources) does, so that the two never disagree.  */
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/types.h>
-#include <unistd.h>
+/* The number.  This is the copyrange project's one table of them,
+   checked against the kernel series by tests/install/nr-table.sh.  */
+#ifndef COPYRANGE_NR_H
+#define COPYRANGE_NR_H 1
+
 #ifdef __linux__
 # include <sys/syscall.h>
 #endif
 
-#if defined __GLIBC__ && !defined __USE_MISC
-# error "<copyrange.h> needs _DEFAULT_SOURCE or _GNU_SOURCE, for syscall() and loff_t"
-#endif
-
-/* The number the series gives copy_range: the first free one in Linux
-   6.1, 451, in the generic table and most others; the tables that start
-   at an offset give it that offset plus 451 (alpha's run 110 higher).  */
+/* The number the series gives copy_range (its patch "arch: wire up the
+   copy_range syscall"): the first free one in Linux 6.1, 451, in the
+   generic table (arm64, riscv, loongarch...) and in each architecture's
+   own, alpha's excepted, whose numbers for these calls run 110 higher.
+   Where the kernel adds a base to its table's numbers, so does this:
+   ia64's 1024; mips' 4000, 5000 and 6000 for o32, n64 and n32 (GCC gives
+   _MIPS_SIM as 1, 3 and 2 for them, the values of <sgidefs.h>'s
+   _MIPS_SIM_ABI32, _MIPS_SIM_ABI64 and _MIPS_SIM_NABI32); arm's old ABI,
+   0x900000 (EABI and Thumb have none); and x32's __X32_SYSCALL_BIT,
+   0x40000000.  */
 #if !defined __NR_copy_range && defined __linux__
 # if defined __alpha__
 #  define __NR_copy_range 561
 # elif defined __ia64__
-#  define __NR_copy_range 1475
+#  define __NR_copy_range (1024 + 451)
 # elif defined __mips__
-#  if _MIPS_SIM == _MIPS_SIM_ABI32
-#   define __NR_copy_range 4451
-#  elif _MIPS_SIM == _MIPS_SIM_ABI64
-#   define __NR_copy_range 5451
-#  elif _MIPS_SIM == _MIPS_SIM_NABI32
-#   define __NR_copy_range 6451
+#  if defined _MIPS_SIM && _MIPS_SIM == 1
+#   define __NR_copy_range (4000 + 451)
+#  elif defined _MIPS_SIM && _MIPS_SIM == 3
+#   define __NR_copy_range (5000 + 451)
+#  elif defined _MIPS_SIM && _MIPS_SIM == 2
+#   define __NR_copy_range (6000 + 451)
 #  endif
+# elif defined __arm__ && !defined __ARM_EABI__ && !defined __thumb__
+#  define __NR_copy_range (0x900000 + 451)
 # elif defined __x86_64__ && defined __ILP32__
-#  define __NR_copy_range (__X32_SYSCALL_BIT + 451)
+#  define __NR_copy_range (0x40000000 + 451)
 # else
 #  define __NR_copy_range 451
 # endif
 #endif
 #if defined __NR_copy_range && !defined SYS_copy_range
 # define SYS_copy_range __NR_copy_range
+#endif
+
+#endif /* COPYRANGE_NR_H */
+
+/* The function.  */
+#if !defined COPYRANGE_H && !defined COPYRANGE_NR_ONLY
+#define COPYRANGE_H 1
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#if defined __GLIBC__ && !defined __USE_MISC
+# error "<copyrange.h> needs _DEFAULT_SOURCE or _GNU_SOURCE, for syscall() and loff_t"
 #endif
 
 /* The O_PATH flag, which <fcntl.h> names only with _GNU_SOURCE.  */
