@@ -98,6 +98,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -107,11 +108,11 @@
 
 /* The O_PATH flag, which <fcntl.h> names only with _GNU_SOURCE.  */
 #if defined O_PATH
-# define COPYRANGE_O_PATH__ O_PATH
+# define COPYRANGE_O_PATH_ O_PATH
 #elif defined __O_PATH
-# define COPYRANGE_O_PATH__ __O_PATH
+# define COPYRANGE_O_PATH_ __O_PATH
 #else
-# define COPYRANGE_O_PATH__ 0
+# define COPYRANGE_O_PATH_ 0
 #endif
 
 /* Copy up to COUNT bytes from the file open on FD_IN to the file open on
@@ -141,14 +142,16 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
     {
       int saved_errno = errno;
       int fl = fcntl (fd_in, F_GETFL);
+      loff_t *const no_pos = NULL;
+      size_t const no_count = 0;
 
-      if (fl < 0 || (fl & COPYRANGE_O_PATH__) != 0)
+      if (fl < 0 || (fl & COPYRANGE_O_PATH_) != 0)
         {
           errno = EBADF;
           return -1;
         }
-      known = (syscall (SYS_copy_range, fd_in, (loff_t *) 0, -1,
-                        (loff_t *) 0, (size_t) 0, 0U) < 0
+      known = (syscall (SYS_copy_range, fd_in, no_pos, -1, no_pos,
+                        no_count, 0U) < 0
                && errno == EBADF) ? 1 : -1;
       errno = saved_errno;
     }
@@ -162,5 +165,7 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
   errno = ENOSYS;
   return -1;
 }
+
+#undef COPYRANGE_O_PATH_
 
 #endif /* COPYRANGE_H */

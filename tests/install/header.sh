@@ -8,7 +8,9 @@
 # elsewhere, the host's 6.5 or later included, where the number is
 # cachestat's.  SYS_copy_range is the number that the series gives and
 # cpr's own wrapper (gnulib-local) uses; in a strict ISO C mode the
-# header says what it needs.  'make installcheck' passes on the staged
+# header says what it needs.  In C++ it builds without an old-style cast
+# (-Wold-style-cast), and it leaves defined no macro but those it
+# documents.  'make installcheck' passes on the staged
 # tree, and man, given its man directory, shows the page.
 
 # Copyright (C) 2026 The copyrange authors.
@@ -55,6 +57,28 @@ build_ use-c99 $CC -std=c99 -pedantic -D_DEFAULT_SOURCE && run_ use-c99 \
 if command -v g++ > /dev/null; then
   build_ use-cxx g++ -x c++ && run_ use-cxx || fail=1
 fi
+
+# In C++, the header alone (use-header.c has casts of its own) builds
+# without an old-style cast or a 0 for a null pointer.
+printf '%s\n' '#include <copyrange.h>' 'int main () {' \
+  '  loff_t a = 0, b = 0;' \
+  '  return copy_range (-1, &a, -1, &b, 0, 0) == -1 ? 0 : 1;' '}' \
+  > cxx-only.cc || framework_failure_
+if command -v g++ > /dev/null; then
+  g++ -Wall -Wextra -Werror -Wold-style-cast -Wzero-as-null-pointer-constant \
+    -I"$inc" -o cxx-only cxx-only.cc > cxx-only.err 2>&1 && ./cxx-only \
+    || { echo "the header alone in C++:"; cat cxx-only.err; fail=1; }
+fi
+
+# The header leaves defined no macro of its own but those it documents,
+# and none with a name reserved to the implementation.
+printf '#include <copyrange.h>\n' | $CC -E -dM -I"$inc" - > macros.all \
+  || framework_failure_
+sed -n 's/^#define \([A-Za-z0-9_]*\).*/\1/p' macros.all \
+  | grep -i 'copy_\{0,1\}range' | sort > macros
+printf '%s\n' COPYRANGE_H COPYRANGE_NR_H SYS_copy_range __NR_copy_range \
+  | sort > macros.exp
+compare macros.exp macros || fail=1
 
 # Under strict ISO C without _DEFAULT_SOURCE, the header's own #error says
 # what is missing, first.
