@@ -121,7 +121,8 @@
    by the bytes copied, and leaves the file offset alone.  FLAGS must be
    0.  Return the bytes copied, maybe fewer than COUNT (call again for
    the rest), 0 at the source's end; or -1 with errno set, ENOSYS where
-   the running kernel has no copy_range.  */
+   the running kernel has no copy_range.  Safe to call from several
+   threads at once, the first calls included.  */
 static inline ssize_t
 copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
             size_t count, unsigned int flags)
@@ -133,29 +134,61 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
      only from copy_range.  cachestat, which has the number from Linux
      6.5 on, fails with EFAULT on its null range, a kernel without the
      number with ENOSYS, and neither touches a file.  The answer means
-     something only while FD_IN is open and not an O_PATH descriptor
-     (both calls refuse those with EBADF), so those are told apart
-     first.  Two threads that check at once get the same answer.  */
-  static int known;
+     something only while the descriptor checked is open and not an
+     O_PATH one (both calls refuse those with EBADF): the check is made
+     on a duplicate of FD_IN, which no other thread knows of and so
+     cannot close meanwhile, and first told apart from those.  When no
+     descriptor is left for the duplicate, FD_IN itself is checked, and
+     the answer serves that call alone.
 
-  if (known == 0)
+     Every thread that checks gets the same answer and stores the same
+     value, so that KNOWN needs no lock; its loads and stores are atomic
+     (relaxed: nothing else is published with it) where the compiler
+     has GCC's atomic built-ins, as GCC 4.7 and later and clang have,
+     in C89 and C++ too.  */
+  static int known;
+  int answer;
+
+# ifdef __ATOMIC_RELAXED
+  answer = __atomic_load_n (&known, __ATOMIC_RELAXED);
+# else
+  answer = known;
+# endif
+  if (answer == 0)
     {
       int saved_errno = errno;
-      int fl = fcntl (fd_in, F_GETFL);
       loff_t *const no_pos = NULL;
       size_t const no_count = 0;
+# ifdef F_DUPFD_CLOEXEC
+      int dup_fd = fcntl (fd_in, F_DUPFD_CLOEXEC, 0);
+# else
+      int dup_fd = fcntl (fd_in, F_DUPFD, 0);
+# endif
+      int fd = dup_fd < 0 ? fd_in : dup_fd;
+      int fl = fcntl (fd, F_GETFL);
 
       if (fl < 0 || (fl & COPYRANGE_O_PATH_) != 0)
         {
+          if (0 <= dup_fd)
+            close (dup_fd);
           errno = EBADF;
           return -1;
         }
-      known = (syscall (SYS_copy_range, fd_in, no_pos, -1, no_pos,
-                        no_count, 0U) < 0
-               && errno == EBADF) ? 1 : -1;
+      answer = (syscall (SYS_copy_range, fd, no_pos, -1, no_pos, no_count,
+                         0U) < 0
+                && errno == EBADF) ? 1 : -1;
+      if (0 <= dup_fd)
+        {
+          close (dup_fd);
+# ifdef __ATOMIC_RELAXED
+          __atomic_store_n (&known, answer, __ATOMIC_RELAXED);
+# else
+          known = answer;
+# endif
+        }
       errno = saved_errno;
     }
-  if (0 < known)
+  if (0 < answer)
     return syscall (SYS_copy_range, fd_in, pos_in, fd_out, pos_out, count,
                     flags);
 #else

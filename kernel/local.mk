@@ -12,7 +12,7 @@ dist_man_MANS += kernel/copy_range.2
 include_HEADERS += include/copyrange.h
 # 'make installcheck' builds a program against the installed header alone
 # and runs it, and runs the installed cpr and its masquerade link.
-EXTRA_DIST += tests/install/use-header.c
+EXTRA_DIST += tests/install/use-header.c tests/install/use-header-race.c
 CLEANFILES += tests/install/use-header$(EXEEXT)
 installcheck-local:
 	$(AM_V_CC)$(MKDIR_P) tests/install && \

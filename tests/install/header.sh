@@ -58,6 +58,53 @@ if command -v g++ > /dev/null; then
   build_ use-cxx g++ -x c++ && run_ use-cxx || fail=1
 fi
 
+# The first calls race safely (tests/install/use-header-race.c): another
+# thread's close() of the source just before the header's check of the
+# kernel does not make it take cachestat, or a kernel without the call,
+# for copy_range; and two threads making their first calls at once do
+# not race on what the header keeps, as ThreadSanitizer sees it, where
+# the compiler has it and it runs here (first shown to report a race).
+race=$abs_top_srcdir/tests/install/use-header-race.c
+$CC -Wall -Wextra -Werror -I"$inc" -o race "$race" -pthread -ldl \
+    > race.err 2>&1 \
+  || { echo "building use-header-race.c failed:"; cat race.err; fail=1; }
+if test -x race; then
+  ./race close > race-close.out 2>&1 || fail=1
+  cat race-close.out
+fi
+printf '%s\n' '#include <pthread.h>' 'static int x;' \
+  'static void *f (void *a) { x++; return a; }' \
+  'int main (void) { pthread_t t; pthread_create (&t, 0, f, 0);' \
+  '  x++; pthread_join (t, 0); return 0; }' > tsan-works.c \
+  || framework_failure_
+tsan_=
+if $CC -fsanitize=thread -g -o tsan-works tsan-works.c -pthread \
+     > tsan.err 2>&1; then
+  TSAN_OPTIONS=exitcode=66 ./tsan-works > tsan-works.out 2>&1
+  if test $? = 66 && grep 'WARNING: ThreadSanitizer: data race' \
+       tsan-works.out > /dev/null; then
+    tsan_=yes
+  else
+    echo "ThreadSanitizer does not work here:"; sed 5q tsan-works.out
+  fi
+else
+  echo "$CC has no -fsanitize=thread:"; sed 5q tsan.err
+fi
+if test -n "$tsan_"; then
+  $CC -Wall -Wextra -Werror -fsanitize=thread -g -I"$inc" -o race-tsan \
+      "$race" -pthread -ldl > race-tsan.err 2>&1 \
+    || { echo "building use-header-race.c with TSan failed:"
+         cat race-tsan.err; fail=1; }
+  if test -x race-tsan; then
+    TSAN_OPTIONS=exitcode=66 ./race-tsan threads > race-tsan.out 2>&1 \
+      || fail=1
+    echo "two first calls at once, under ThreadSanitizer:"
+    cat race-tsan.out
+  fi
+else
+  echo "the race of two first calls is not checked"
+fi
+
 # In C++, the header alone (use-header.c has casts of its own) builds
 # without an old-style cast or a 0 for a null pointer.
 printf '%s\n' '#include <copyrange.h>' 'int main () {' \
