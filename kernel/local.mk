@@ -47,10 +47,11 @@ EXTRA_DIST += kernel/tree-lib.sh
 # The patched kernel as Debian packages (bindeb-pkg), for a test machine:
 # kernel/build-deb prepares the tree as vm/build-kernel does (both source
 # kernel/tree-lib.sh) and leaves the packages in kernel-deb/.
-# KERNEL_DEB_CONFIG=FILE builds a whole configuration (a machine's
-# /boot/config-*, or Debian's from linux-config-6.1) instead of the
-# guest's.  A kernel build, not part of any check: run it on its own.
-KERNEL_DEB_CONFIG =
+# KERNEL_DEB_CONFIG=FILE, on make's command line or in the environment,
+# builds a whole configuration (a machine's /boot/config-*, or Debian's
+# from linux-config-6.1) instead of the guest's.  A kernel build, not
+# part of any check: run it on its own.
+KERNEL_DEB_CONFIG ?=
 EXTRA_DIST += kernel/build-deb
 .PHONY: kernel-deb
 kernel-deb:

@@ -102,6 +102,9 @@ HOST_TESTS += tests/install/nr-table.sh
 # The Debian packages install and purge cleanly (dpkg --root): 'make deb'
 # builds them, unless CR_DEBS names a directory that holds them already.
 HOST_TESTS += tests/install/deb.sh
+# DEB_BUILD_OPTIONS and KERNEL_DEB_CONFIG reach 'make deb' and 'make
+# kernel-deb' from the environment too (make -n only).
+HOST_TESTS += tests/install/make-vars.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
