@@ -9,7 +9,8 @@
 # removes them, purges them, and the root is as it was before: no file,
 # no link, no directory and no entry of theirs in dpkg's database.  dpkg
 # logs to a file in the root, and the host's own log (dpkg.cfg's) gets no
-# line about them.
+# line about them.  The package is built with dpkg-buildflags' flags even
+# when the make that runs 'make deb' was given CFLAGS of its own.
 # Needs root (dpkg --root) and, without CR_DEBS, dpkg-buildpackage and
 # debhelper; skips, saying which, without them.
 
@@ -36,11 +37,27 @@ else
     || skip_ "dpkg-buildpackage not found (apt-get install dpkg-dev)"
   command -v dh > /dev/null || skip_ "dh not found (apt-get install debhelper)"
   debs=$abs_top_builddir
-  $MAKE -C "$abs_top_builddir" deb > build.log 2>&1
+  # CFLAGS given to the make that runs 'make deb' must not reach the
+  # package's build, which has dpkg-buildflags' (and hardening=+all).
+  outer_cflags='-O0 -DCR_OUTER_MAKE_CFLAGS'
+  $MAKE -C "$abs_top_builddir" deb CFLAGS="$outer_cflags" \
+    DEB_BUILD_OPTIONS=nocheck > build.log 2>&1
   status=$?
   # lintian's report, which 'make deb' checks for errors.
   sed -n '/^lintian /,$p' build.log | grep -v '^make'
   test $status = 0 || { cat build.log; fail_ "make deb failed"; }
+  grep -E ' -c .*src/cp\.c' build.log > cp-compile \
+    || { echo "build.log shows no compilation of src/cp.c"; fail=1; }
+  echo "src/cp.c's compilation in the package's build:"
+  cat cp-compile
+  if grep -F -e CR_OUTER_MAKE_CFLAGS build.log > leaked; then
+    echo "the outer make's CFLAGS reached the package's build:"
+    sed 3q leaked; fail=1
+  fi
+  for f in -O2 -fstack-protector-strong; do
+    grep -e " $f " cp-compile > /dev/null \
+      || { echo "src/cp.c was compiled without $f"; fail=1; }
+  done
 fi
 deb=$debs/copyrange_${VERSION}_$arch.deb
 devdeb=$debs/copyrange-dev_${VERSION}_all.deb
