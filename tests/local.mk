@@ -105,6 +105,8 @@ HOST_TESTS += tests/install/deb.sh
 # DEB_BUILD_OPTIONS and KERNEL_DEB_CONFIG reach 'make deb' and 'make
 # kernel-deb' from the environment too (make -n only).
 HOST_TESTS += tests/install/make-vars.sh
+# The installed cpr(1) names the masquerade directory as installed.
+HOST_TESTS += tests/install/man-path.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),

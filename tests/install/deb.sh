@@ -10,7 +10,8 @@
 # no link, no directory and no entry of theirs in dpkg's database.  dpkg
 # logs to a file in the root, and the host's own log (dpkg.cfg's) gets no
 # line about them.  The package is built with dpkg-buildflags' flags even
-# when the make that runs 'make deb' was given CFLAGS of its own.
+# when the make that runs 'make deb' was given CFLAGS of its own, and its
+# cpr(1) names the masquerade directory that it installs.
 # Needs root (dpkg --root) and, without CR_DEBS, dpkg-buildpackage and
 # debhelper; skips, saying which, without them.
 
@@ -71,6 +72,14 @@ for f in ./usr/bin/cpr ./usr/share/man/man1/cpr.1.gz \
          './usr/lib/copyrange/bin/cp -> ../../../bin/cpr'; do
   grep -F " $f" contents > /dev/null || { echo "no $f in $deb"; fail=1; }
 done
+# cpr(1) names the masquerade directory as the package installs it.
+dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/man/man1/cpr.1.gz \
+  | gzip -dc > cpr.1 || fail=1
+grep -F 'PATH=/usr/lib/copyrange/bin:$PATH make' cpr.1 > /dev/null \
+  || { echo "cpr.1 in $deb does not name /usr/lib/copyrange/bin"; fail=1; }
+if grep -n -F /usr/local/ cpr.1; then
+  echo "cpr.1 in $deb names /usr/local"; fail=1
+fi
 dpkg-deb -c "$devdeb" > dev-contents || fail=1
 for f in ./usr/include/copyrange.h ./usr/share/man/man2/copy_range.2.gz; do
   grep -F " $f" dev-contents > /dev/null || { echo "no $f in $devdeb"; fail=1; }
