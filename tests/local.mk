@@ -107,6 +107,8 @@ HOST_TESTS += tests/install/deb.sh
 HOST_TESTS += tests/install/make-vars.sh
 # The installed cpr(1) names the masquerade directory as installed.
 HOST_TESTS += tests/install/man-path.sh
+# kernel/build-deb removes its old trees (kt_prune), on empty stand-ins.
+HOST_TESTS += tests/install/kernel-deb-prune.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
