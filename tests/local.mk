@@ -109,6 +109,8 @@ HOST_TESTS += tests/install/make-vars.sh
 HOST_TESTS += tests/install/man-path.sh
 # kernel/build-deb removes its old trees (kt_prune), on empty stand-ins.
 HOST_TESTS += tests/install/kernel-deb-prune.sh
+# debian/copyright gives each file of the tarball its own notice's terms.
+HOST_TESTS += tests/install/copyright.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
