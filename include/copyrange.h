@@ -38,41 +38,50 @@
 
    Like syscall(2) and loff_t, it needs _DEFAULT_SOURCE (or _GNU_SOURCE)
    under a strict ISO C mode such as -std=c11; GCC's default gnu modes and
-   C++ have it.  */
+   C++ have it.
 
-#ifndef COPYRANGE_H
-#define COPYRANGE_H 1
+   A program with a wrapper of its own can take the number alone: with
+   COPYRANGE_NR_ONLY defined before the #include, the header gives
+   SYS_copy_range and __NR_copy_range and nothing else, and needs no
+   feature macro.  cpr's wrapper (gnulib-local/lib/copy-range.h in the
+   copyrange sources) does, so that the two never disagree.  */
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/types.h>
-#include <unistd.h>
+/* The number.  This is the copyrange project's one table of them,
+   checked against the kernel series by tests/install/nr-table.sh.  */
+#ifndef COPYRANGE_NR_H
+#define COPYRANGE_NR_H 1
+
 #ifdef __linux__
 # include <sys/syscall.h>
 #endif
 
-#if defined __GLIBC__ && !defined __USE_MISC
-# error "<copyrange.h> needs _DEFAULT_SOURCE or _GNU_SOURCE, for syscall() and loff_t"
-#endif
-
-/* The number the series gives copy_range: the first free one in Linux
-   6.1, 451, in the generic table and most others; the tables that start
-   at an offset give it that offset plus 451 (alpha's run 110 higher).  */
+/* The number the series gives copy_range (its patch "arch: wire up the
+   copy_range syscall"): the first free one in Linux 6.1, 451, in the
+   generic table (arm64, riscv, loongarch...) and in each architecture's
+   own, alpha's excepted, whose numbers for these calls run 110 higher.
+   Where the kernel adds a base to its table's numbers, so does this:
+   ia64's 1024; mips' 4000, 5000 and 6000 for o32, n64 and n32 (GCC gives
+   _MIPS_SIM as 1, 3 and 2 for them, the values of <sgidefs.h>'s
+   _MIPS_SIM_ABI32, _MIPS_SIM_ABI64 and _MIPS_SIM_NABI32); arm's old ABI,
+   0x900000 (EABI and Thumb have none); and x32's __X32_SYSCALL_BIT,
+   0x40000000.  */
 #if !defined __NR_copy_range && defined __linux__
 # if defined __alpha__
 #  define __NR_copy_range 561
 # elif defined __ia64__
-#  define __NR_copy_range 1475
+#  define __NR_copy_range (1024 + 451)
 # elif defined __mips__
-#  if _MIPS_SIM == _MIPS_SIM_ABI32
-#   define __NR_copy_range 4451
-#  elif _MIPS_SIM == _MIPS_SIM_ABI64
-#   define __NR_copy_range 5451
-#  elif _MIPS_SIM == _MIPS_SIM_NABI32
-#   define __NR_copy_range 6451
+#  if defined _MIPS_SIM && _MIPS_SIM == 1
+#   define __NR_copy_range (4000 + 451)
+#  elif defined _MIPS_SIM && _MIPS_SIM == 3
+#   define __NR_copy_range (5000 + 451)
+#  elif defined _MIPS_SIM && _MIPS_SIM == 2
+#   define __NR_copy_range (6000 + 451)
 #  endif
+# elif defined __arm__ && !defined __ARM_EABI__ && !defined __thumb__
+#  define __NR_copy_range (0x900000 + 451)
 # elif defined __x86_64__ && defined __ILP32__
-#  define __NR_copy_range (__X32_SYSCALL_BIT + 451)
+#  define __NR_copy_range (0x40000000 + 451)
 # else
 #  define __NR_copy_range 451
 # endif
@@ -81,13 +90,29 @@
 # define SYS_copy_range __NR_copy_range
 #endif
 
+#endif /* COPYRANGE_NR_H */
+
+/* The function.  */
+#if !defined COPYRANGE_H && !defined COPYRANGE_NR_ONLY
+#define COPYRANGE_H 1
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#if defined __GLIBC__ && !defined __USE_MISC
+# error "<copyrange.h> needs _DEFAULT_SOURCE or _GNU_SOURCE, for syscall() and loff_t"
+#endif
+
 /* The O_PATH flag, which <fcntl.h> names only with _GNU_SOURCE.  */
 #if defined O_PATH
-# define COPYRANGE_O_PATH__ O_PATH
+# define COPYRANGE_O_PATH_ O_PATH
 #elif defined __O_PATH
-# define COPYRANGE_O_PATH__ __O_PATH
+# define COPYRANGE_O_PATH_ __O_PATH
 #else
-# define COPYRANGE_O_PATH__ 0
+# define COPYRANGE_O_PATH_ 0
 #endif
 
 /* Copy up to COUNT bytes from the file open on FD_IN to the file open on
@@ -96,7 +121,8 @@
    by the bytes copied, and leaves the file offset alone.  FLAGS must be
    0.  Return the bytes copied, maybe fewer than COUNT (call again for
    the rest), 0 at the source's end; or -1 with errno set, ENOSYS where
-   the running kernel has no copy_range.  */
+   the running kernel has no copy_range.  Safe to call from several
+   threads at once, the first calls included.  */
 static inline ssize_t
 copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
             size_t count, unsigned int flags)
@@ -108,27 +134,61 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
      only from copy_range.  cachestat, which has the number from Linux
      6.5 on, fails with EFAULT on its null range, a kernel without the
      number with ENOSYS, and neither touches a file.  The answer means
-     something only while FD_IN is open and not an O_PATH descriptor
-     (both calls refuse those with EBADF), so those are told apart
-     first.  Two threads that check at once get the same answer.  */
-  static int known;
+     something only while the descriptor checked is open and not an
+     O_PATH one (both calls refuse those with EBADF): the check is made
+     on a duplicate of FD_IN, which no other thread knows of and so
+     cannot close meanwhile, and first told apart from those.  When no
+     descriptor is left for the duplicate, FD_IN itself is checked, and
+     the answer serves that call alone.
 
-  if (known == 0)
+     Every thread that checks gets the same answer and stores the same
+     value, so that KNOWN needs no lock; its loads and stores are atomic
+     (relaxed: nothing else is published with it) where the compiler
+     has GCC's atomic built-ins, as GCC 4.7 and later and clang have,
+     in C89 and C++ too.  */
+  static int known;
+  int answer;
+
+# ifdef __ATOMIC_RELAXED
+  answer = __atomic_load_n (&known, __ATOMIC_RELAXED);
+# else
+  answer = known;
+# endif
+  if (answer == 0)
     {
       int saved_errno = errno;
-      int fl = fcntl (fd_in, F_GETFL);
+      loff_t *const no_pos = NULL;
+      size_t const no_count = 0;
+# ifdef F_DUPFD_CLOEXEC
+      int dup_fd = fcntl (fd_in, F_DUPFD_CLOEXEC, 0);
+# else
+      int dup_fd = fcntl (fd_in, F_DUPFD, 0);
+# endif
+      int fd = dup_fd < 0 ? fd_in : dup_fd;
+      int fl = fcntl (fd, F_GETFL);
 
-      if (fl < 0 || (fl & COPYRANGE_O_PATH__) != 0)
+      if (fl < 0 || (fl & COPYRANGE_O_PATH_) != 0)
         {
+          if (0 <= dup_fd)
+            close (dup_fd);
           errno = EBADF;
           return -1;
         }
-      known = (syscall (SYS_copy_range, fd_in, (loff_t *) 0, -1,
-                        (loff_t *) 0, (size_t) 0, 0U) < 0
-               && errno == EBADF) ? 1 : -1;
+      answer = (syscall (SYS_copy_range, fd, no_pos, -1, no_pos, no_count,
+                         0U) < 0
+                && errno == EBADF) ? 1 : -1;
+      if (0 <= dup_fd)
+        {
+          close (dup_fd);
+# ifdef __ATOMIC_RELAXED
+          __atomic_store_n (&known, answer, __ATOMIC_RELAXED);
+# else
+          known = answer;
+# endif
+        }
       errno = saved_errno;
     }
-  if (0 < known)
+  if (0 < answer)
     return syscall (SYS_copy_range, fd_in, pos_in, fd_out, pos_out, count,
                     flags);
 #else
@@ -138,5 +198,7 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
   errno = ENOSYS;
   return -1;
 }
+
+#undef COPYRANGE_O_PATH_
 
 #endif /* COPYRANGE_H */

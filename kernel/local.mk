@@ -12,7 +12,7 @@ dist_man_MANS += kernel/copy_range.2
 include_HEADERS += include/copyrange.h
 # 'make installcheck' builds a program against the installed header alone
 # and runs it, and runs the installed cpr and its masquerade link.
-EXTRA_DIST += tests/install/use-header.c
+EXTRA_DIST += tests/install/use-header.c tests/install/use-header-race.c
 CLEANFILES += tests/install/use-header$(EXEEXT)
 installcheck-local:
 	$(AM_V_CC)$(MKDIR_P) tests/install && \
@@ -47,10 +47,11 @@ EXTRA_DIST += kernel/tree-lib.sh
 # The patched kernel as Debian packages (bindeb-pkg), for a test machine:
 # kernel/build-deb prepares the tree as vm/build-kernel does (both source
 # kernel/tree-lib.sh) and leaves the packages in kernel-deb/.
-# KERNEL_DEB_CONFIG=FILE builds a whole configuration (a machine's
-# /boot/config-*, or Debian's from linux-config-6.1) instead of the
-# guest's.  A kernel build, not part of any check: run it on its own.
-KERNEL_DEB_CONFIG =
+# KERNEL_DEB_CONFIG=FILE, on make's command line or in the environment,
+# builds a whole configuration (a machine's /boot/config-*, or Debian's
+# from linux-config-6.1) instead of the guest's.  A kernel build, not
+# part of any check: run it on its own.
+KERNEL_DEB_CONFIG ?=
 EXTRA_DIST += kernel/build-deb
 .PHONY: kernel-deb
 kernel-deb:

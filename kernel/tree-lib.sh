@@ -17,6 +17,10 @@
 #                        (base OUT); sets cc
 #   kt_configure FRAG    allnoconfig with FRAG merged on it, in $src, and
 #                        fail if a symbol FRAG sets did not survive
+#   kt_prune DIR KEEP [EXCEPT]
+#                        remove the trees DIR/* (directories) but EXCEPT
+#                        and the KEEP newest others, and never one whose
+#                        lock (DIR/NAME.lock) another run holds
 #
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -106,4 +110,22 @@ kt_configure() {
   missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y' "$1" | while read -r l; do
               grep -qxF "$l" "$src/.config" || echo "$l"; done)
   [ -z "$missing" ] || die "config options not set after merge: $(echo $missing)"
+}
+
+# Trees are large (a whole configuration's is several GiB): the oldest
+# go.  A tree is a directory of DIR; its lock is DIR/NAME.lock, which
+# the run that makes or uses the tree holds (flock), so that one in use
+# is never removed.  The lock files stay, as vm/build-kernel's do.
+kt_prune() {
+  local dir=$1 keep=$2 except=${3-} d n=0
+  [ -d "$dir" ] || return 0
+  while IFS= read -r d; do
+    d=${d%/}
+    [ "$d" = "$except" ] && continue
+    n=$((n + 1))
+    [ "$n" -le "$keep" ] && continue
+    if ( flock -n 9 && rm -rf "$d" ) 9> "$d.lock"; then
+      echo "$me: removed the old tree $d" >&2
+    fi
+  done < <(ls -1dt "$dir"/*/ 2>/dev/null)
 }

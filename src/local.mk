@@ -16,8 +16,22 @@ src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \
 # repository so that building does not need help2man: after changing
 # either, run 'make update-man' and commit doc/cpr.1.
 # doc/cpr.h2m adds the sections --help has no place for (the environment).
-dist_man_MANS += doc/cpr.1
-EXTRA_DIST += doc/cpr.h2m
+# The page installed is src/cpr.1, doc/cpr.1 with the masquerade
+# directory (below) named as this build installs it: doc/cpr.1 names the
+# default one, /usr/local/libexec/copyrange/bin.  It is made again on
+# each make (a sed, which replaces the file only when it changes), so
+# that 'make install pkglibexecdir=DIR' installs a page naming DIR.
+EXTRA_DIST += doc/cpr.1 doc/cpr.h2m
+man_MANS = src/cpr.1
+CLEANFILES += src/cpr.1 src/cpr.1-t
+src/cpr.1: $(srcdir)/doc/cpr.1 cpr-man-always
+	$(AM_V_GEN)$(MKDIR_P) src && \
+	m=$$(printf '%s\n' '$(masqdir)' | sed 's/[\\|&]/\\&/g') && \
+	sed "s|/usr/local/libexec/copyrange/bin|$$m|g" \
+	  $(srcdir)/doc/cpr.1 > $@-t && \
+	if cmp -s $@-t $@; then rm -f $@-t; else mv -f $@-t $@; fi
+.PHONY: cpr-man-always
+cpr-man-always:
 HELP2MAN = help2man
 .PHONY: update-man
 update-man: src/cpr$(EXEEXT)

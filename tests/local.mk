@@ -96,9 +96,21 @@ HOST_TESTS += tests/cpr/masquerade.sh
 # What make install puts where the compiler and man look: a program built
 # against the installed <copyrange.h> alone, and copy_range(2).
 HOST_TESTS += tests/install/header.sh
+# copy_range's number on each architecture, simulated by the preprocessor:
+# <copyrange.h> and cpr's wrapper give the one kernel/*.patch gives.
+HOST_TESTS += tests/install/nr-table.sh
 # The Debian packages install and purge cleanly (dpkg --root): 'make deb'
 # builds them, unless CR_DEBS names a directory that holds them already.
 HOST_TESTS += tests/install/deb.sh
+# DEB_BUILD_OPTIONS and KERNEL_DEB_CONFIG reach 'make deb' and 'make
+# kernel-deb' from the environment too (make -n only).
+HOST_TESTS += tests/install/make-vars.sh
+# The installed cpr(1) names the masquerade directory as installed.
+HOST_TESTS += tests/install/man-path.sh
+# kernel/build-deb removes its old trees (kt_prune), on empty stand-ins.
+HOST_TESTS += tests/install/kernel-deb-prune.sh
+# debian/copyright gives each file of the tarball its own notice's terms.
+HOST_TESTS += tests/install/copyright.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
@@ -318,9 +330,11 @@ tests/kernel/copy_range_test: $(srcdir)/kernel/series \
 ## data calls (see shim.c); copy-range-test drives the copy_range wrapper.
 check_PROGRAMS += tests/cpr-data/shim.so tests/cpr-data/copy-range-test
 tests_cpr_data_shim_so_SOURCES = tests/cpr-data/shim.c
-tests_cpr_data_shim_so_CPPFLAGS = -I$(top_srcdir)/gnulib-local/lib
+tests_cpr_data_shim_so_CPPFLAGS = -I$(top_srcdir)/gnulib-local/lib \
+  -I$(top_srcdir)/include
 # The shim takes copy-range.h from there, not lib/ (whose gnulib headers
-# it must not see): a tarball needs it too.
+# it must not see): a tarball needs it too.  It includes include/'s
+# copyrange.h for the number.
 EXTRA_DIST += gnulib-local/lib/copy-range.h
 tests_cpr_data_shim_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_cpr_data_shim_so_LDFLAGS = -shared

@@ -18,20 +18,20 @@
 #define COPY_RANGE_H
 
 #include <sys/types.h>
-#if defined __linux__
-# include <sys/syscall.h>
-#endif
 
 /* COPY_RANGE_SYSCALL is the system call number copy_range() uses, when
-   one is known: the kernel headers' own, else 451, the number the patched
-   kernel gives it on x86_64 and i386.  Mainline Linux 6.5 and later give
-   451 to cachestat, which is why copy_range() probes before trusting it.  */
-#if defined __NR_copy_range
-# define COPY_RANGE_SYSCALL __NR_copy_range
-#elif defined __linux__ && defined __x86_64__ && defined __ILP32__
-# define COPY_RANGE_SYSCALL (__X32_SYSCALL_BIT + 451)
-#elif defined __linux__ && (defined __x86_64__ || defined __i386__)
-# define COPY_RANGE_SYSCALL 451
+   one is known: the kernel headers' own, else the one the kernel series
+   gives it on this architecture (451 on most).  The installed header,
+   include/copyrange.h, holds the table, and this takes it from there,
+   so that cpr and the programs built against <copyrange.h> use the same
+   number; that needs -I$(top_srcdir)/include.  Mainline Linux 6.5 and
+   later give 451 to cachestat, which is why copy_range() probes before
+   trusting it.  */
+#define COPYRANGE_NR_ONLY 1
+#include <copyrange.h>
+#undef COPYRANGE_NR_ONLY
+#if defined SYS_copy_range
+# define COPY_RANGE_SYSCALL SYS_copy_range
 #endif
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-# copy-range.m4 serial 1
+# copy-range.m4 serial 2
 dnl Copyright (C) 2026 The copyrange authors.
 dnl This file is free software; the copyrange authors give unlimited
 dnl permission to copy and/or distribute it, with or without
@@ -6,23 +6,29 @@ dnl modifications, as long as this notice is preserved.
 
 dnl The copy_range system call has no libc wrapper: lib/copy-range.c calls
 dnl syscall(2) with the number from the kernel headers when they define
-dnl __NR_copy_range, else the number the patched kernel uses on x86.
+dnl __NR_copy_range, else the one that include/copyrange.h, the table
+dnl shared with the installed header, gives for this architecture.
 AC_DEFUN([gl_FUNC_COPY_RANGE],
 [
   AC_REQUIRE([AC_CANONICAL_HOST])
   AC_CHECK_HEADERS_ONCE([sys/syscall.h])
   AC_CHECK_FUNCS_ONCE([syscall])
-  AC_CACHE_CHECK([whether the kernel headers define __NR_copy_range],
-    [gl_cv_have_nr_copy_range],
-    [AC_COMPILE_IFELSE(
+  AC_CACHE_CHECK([whether copy_range has a system call number here],
+    [gl_cv_copy_range_nr],
+    [gl_save_CPPFLAGS=$CPPFLAGS
+     CPPFLAGS="$CPPFLAGS -I$srcdir/include"
+     AC_COMPILE_IFELSE(
        [AC_LANG_PROGRAM(
-          [[#include <sys/syscall.h>
+          [[#define COPYRANGE_NR_ONLY 1
+            #include <copyrange.h>
+            #ifndef SYS_copy_range
+            #error "no number"
+            #endif
           ]],
-          [[int nr = __NR_copy_range; return nr == 0;]])],
-       [gl_cv_have_nr_copy_range=yes],
-       [gl_cv_have_nr_copy_range=no])])
-  AS_IF([test "$gl_cv_have_nr_copy_range" = no],
-    [AS_CASE([$host_cpu],
-       [x86_64 | i?86], [],
-       [AC_MSG_WARN([copy_range has no known system call number on $host_cpu; cpr will always fall back])])])
+          [[long nr = SYS_copy_range; return nr == 0;]])],
+       [gl_cv_copy_range_nr=yes],
+       [gl_cv_copy_range_nr=no])
+     CPPFLAGS=$gl_save_CPPFLAGS])
+  AS_IF([test "$gl_cv_copy_range_nr" = no],
+    [AC_MSG_WARN([copy_range has no known system call number on $host; cpr will always fall back])])
 ])

@@ -7,7 +7,11 @@
 # link run from there and answer with this version, the files are where
 # README says, and a program builds against the header there.  Then dpkg
 # removes them, purges them, and the root is as it was before: no file,
-# no link, no directory and no entry of theirs in dpkg's database.
+# no link, no directory and no entry of theirs in dpkg's database.  dpkg
+# logs to a file in the root, and the host's own log (dpkg.cfg's) gets no
+# line about them.  The package is built with dpkg-buildflags' flags even
+# when the make that runs 'make deb' was given CFLAGS of its own, and its
+# cpr(1) names the masquerade directory that it installs.
 # Needs root (dpkg --root) and, without CR_DEBS, dpkg-buildpackage and
 # debhelper; skips, saying which, without them.
 
@@ -34,11 +38,27 @@ else
     || skip_ "dpkg-buildpackage not found (apt-get install dpkg-dev)"
   command -v dh > /dev/null || skip_ "dh not found (apt-get install debhelper)"
   debs=$abs_top_builddir
-  $MAKE -C "$abs_top_builddir" deb > build.log 2>&1
+  # CFLAGS given to the make that runs 'make deb' must not reach the
+  # package's build, which has dpkg-buildflags' (and hardening=+all).
+  outer_cflags='-O0 -DCR_OUTER_MAKE_CFLAGS'
+  $MAKE -C "$abs_top_builddir" deb CFLAGS="$outer_cflags" \
+    DEB_BUILD_OPTIONS=nocheck > build.log 2>&1
   status=$?
   # lintian's report, which 'make deb' checks for errors.
   sed -n '/^lintian /,$p' build.log | grep -v '^make'
   test $status = 0 || { cat build.log; fail_ "make deb failed"; }
+  grep -E ' -c .*src/cp\.c' build.log > cp-compile \
+    || { echo "build.log shows no compilation of src/cp.c"; fail=1; }
+  echo "src/cp.c's compilation in the package's build:"
+  cat cp-compile
+  if grep -F -e CR_OUTER_MAKE_CFLAGS build.log > leaked; then
+    echo "the outer make's CFLAGS reached the package's build:"
+    sed 3q leaked; fail=1
+  fi
+  for f in -O2 -fstack-protector-strong; do
+    grep -e " $f " cp-compile > /dev/null \
+      || { echo "src/cp.c was compiled without $f"; fail=1; }
+  done
 fi
 deb=$debs/copyrange_${VERSION}_$arch.deb
 devdeb=$debs/copyrange-dev_${VERSION}_all.deb
@@ -52,6 +72,14 @@ for f in ./usr/bin/cpr ./usr/share/man/man1/cpr.1.gz \
          './usr/lib/copyrange/bin/cp -> ../../../bin/cpr'; do
   grep -F " $f" contents > /dev/null || { echo "no $f in $deb"; fail=1; }
 done
+# cpr(1) names the masquerade directory as the package installs it.
+dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/man/man1/cpr.1.gz \
+  | gzip -dc > cpr.1 || fail=1
+grep -F 'PATH=/usr/lib/copyrange/bin:$PATH make' cpr.1 > /dev/null \
+  || { echo "cpr.1 in $deb does not name /usr/lib/copyrange/bin"; fail=1; }
+if grep -n -F /usr/local/ cpr.1; then
+  echo "cpr.1 in $deb names /usr/local"; fail=1
+fi
 dpkg-deb -c "$devdeb" > dev-contents || fail=1
 for f in ./usr/include/copyrange.h ./usr/share/man/man2/copy_range.2.gz; do
   grep -F " $f" dev-contents > /dev/null || { echo "no $f in $devdeb"; fail=1; }
@@ -61,7 +89,7 @@ done
 # the two packages depend on, each with an empty file list.
 root=$PWD/root
 admin=$root/var/lib/dpkg
-mkdir -p "$admin/info" "$admin/updates" || framework_failure_
+mkdir -p "$admin/info" "$admin/updates" "$root/var/log" || framework_failure_
 : > "$admin/available" && : > "$admin/status" || framework_failure_
 for p in $( { dpkg-deb -f "$deb" Depends Pre-Depends
               dpkg-deb -f "$devdeb" Depends Pre-Depends; } |
@@ -75,11 +103,25 @@ for p in $( { dpkg-deb -f "$deb" Depends Pre-Depends
 done
 echo "the root's database holds:" $(sed -n 's/^Package: //p' "$admin/status")
 
+# dpkg's log: --root changes neither dpkg.cfg's log file nor the default,
+# the host's /var/log/dpkg.log, so each call names one in the root.  The
+# host's is watched: it may grow meanwhile (another dpkg on the host),
+# but with no line about these packages.
+log=$root/var/log/dpkg.log
+: > "$log" || framework_failure_
+hostlog=$(sed -n 's/^[ 	]*log[ 	][ 	]*//p' /etc/dpkg/dpkg.cfg \
+            /etc/dpkg/dpkg.cfg.d/* 2> /dev/null | tail -n 1)
+hostlog=${hostlog:-/var/log/dpkg.log}
+hostlog_size_ () { if test -e "$hostlog"; then stat -c %s "$hostlog"; else echo 0; fi; }
+hostlog_state_ () { test -e "$hostlog" && stat -c '%s %Y' "$hostlog"; }
+hostlog_size=$(hostlog_size_)
+hostlog_state_ > hostlog.before
+
 # snapshot_: every name in the root but dpkg's own, with its type.
 snapshot_ () { (cd "$root" && find . -path ./var/lib/dpkg -prune -o -printf '%y %p\n' | sort); }
 snapshot_ > before || framework_failure_
 
-dpkg_ () { dpkg --root="$root" "$@"; }
+dpkg_ () { dpkg --root="$root" --log="$log" "$@"; }
 dpkg_ -i "$deb" "$devdeb" > install.log 2>&1 \
   || { cat install.log; fail_ "dpkg -i failed"; }
 cat install.log
@@ -122,5 +164,21 @@ compare before after || fail=1
 ls "$admin/info" | grep '^copyrange' && { echo "dpkg still has their files"; fail=1; }
 grep '^Package: copyrange' "$admin/status" \
   && { echo "dpkg's status still names them"; fail=1; }
+
+# The root's log has the packages' lines, and the host's none of them.
+grep -E ' (install|remove|purge) copyrange(-dev)?:' "$log" \
+  || { echo "no line about the packages in $log"; fail=1; }
+hostlog_state_ > hostlog.after
+if compare hostlog.before hostlog.after > /dev/null; then
+  echo "$hostlog: unchanged ($(cat hostlog.after))"
+elif test "$(hostlog_size_)" -ge "$hostlog_size"; then
+  tail -c +$(($hostlog_size + 1)) "$hostlog" > hostlog.new
+  if grep -E ' copyrange(-dev)?:' hostlog.new; then
+    echo "dpkg wrote the lines above about the packages to $hostlog"
+    fail=1
+  else
+    echo "$hostlog grew, but with no line about the packages"
+  fi
+fi
 
 Exit $fail
