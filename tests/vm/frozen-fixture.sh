@@ -17,6 +17,9 @@ mkdir "$dir/mnt"
 mount "$loop" "$dir/mnt"
 xfs_io -x -c freeze "$dir/mnt"
 echo "writing to the frozen $dir/mnt (tests/vm/frozen-fixture.sh)"
-echo data > "$dir/mnt/file"
+# Under a timeout of its own, as the suite runs its hang-prone commands:
+# a process group apart from the test's, and a timeout that waits for
+# good, which the test's own kill does not reach.
+timeout 3600 sh -c 'echo data > "$1"' sh "$dir/mnt/file"
 echo "the write to a frozen filesystem returned"
 exit 1
