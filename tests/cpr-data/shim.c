@@ -59,6 +59,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -97,7 +98,6 @@ static int n_rules;
 static bool emulate;
 static int log_fd = -1;
 static int clock_log_fd = -1;   /* CPR_SHIM_CLOCK_LOG's, or -1 */
-static bool ready;
 static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
 static long long fake_clock_ns = 1000000000;
 static long long sleep_ns;      /* CPR_SHIM_SLEEP_NS, or 0 */
@@ -175,10 +175,8 @@ parse_rule (char *text)
 }
 
 static void
-setup (void)
+setup_once (void)
 {
-  if (ready)
-    return;
   real_syscall = dlsym (RTLD_NEXT, "syscall");
   real_copy_file_range = dlsym (RTLD_NEXT, "copy_file_range");
   real_read = dlsym (RTLD_NEXT, "read");
@@ -247,7 +245,15 @@ setup (void)
       for (int i = 0; i < n; i++)
         parse_rule (list[i]);
     }
-  ready = true;
+}
+
+/* Set up at the first call (the log appears then): once, even when cpr
+   --jobs makes its first calls on several threads at once.  */
+static void
+setup (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once (&once, setup_once);
 }
 
 static bool
