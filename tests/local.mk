@@ -74,6 +74,21 @@ check-pending: $(bin_PROGRAMS)
 	  TEST_SUITE_LOG=tests/pending-suite.log
 HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
+# The same comparisons with cpr --jobs=4 (CR_CPR_JOBS, compare-lib.sh):
+# regular files copied side by side must change nothing but the time.
+# tests/cpr-jobs/NAME.jobs, made here, runs tests/cpr/NAME.sh so.
+CPR_JOBS_TESTS = $(CPR_COMPARE_TESTS:tests/cpr/%.sh=tests/cpr-jobs/%.jobs)
+HOST_TESTS += $(CPR_JOBS_TESTS)
+CLEANFILES += $(CPR_JOBS_TESTS)
+# Kept: made by a pattern rule, they would go as intermediate files.
+.PRECIOUS: tests/cpr-jobs/%.jobs
+tests/cpr-jobs/%.jobs: tests/cpr/%.sh
+	$(AM_V_GEN)$(MKDIR_P) tests/cpr-jobs && \
+	{ echo '#!/bin/sh'; \
+	  echo '# tests/cpr/$*.sh with cpr --jobs=4 (made by tests/local.mk).'; \
+	  echo 'CR_CPR_JOBS=4; export CR_CPR_JOBS'; \
+	  echo 'exec "$${SHELL-/bin/sh}" "$${srcdir-.}/tests/cpr/$*.sh" "$$@"'; \
+	} > $@-t && chmod +x $@-t && mv $@-t $@
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
@@ -130,8 +145,9 @@ GUEST_TESTS += tests/nfs/clone-steps.sh
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)
 
-TEST_EXTENSIONS = .sh
+TEST_EXTENSIONS = .sh .jobs
 SH_LOG_COMPILER = $(SHELL)
+JOBS_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT =					\
   LC_ALL=C; export LC_ALL;				\
   unset LANGUAGE VERSION_CONTROL SIMPLE_BACKUP_SUFFIX POSIXLY_CORRECT; \
@@ -151,7 +167,8 @@ AM_TESTS_ENVIRONMENT =					\
     PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)'"$$PATH" \
     ;
 
-EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
+EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
+  $(DEBUG_GUEST_TESTS) tests/init.sh \
   tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh

@@ -65,7 +65,9 @@ CR_REF=${CR_REF-/bin/cp}
 test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
 
 # The program under test: $CPR if set (CPR=/bin/cp validates the tests),
-# else the cpr built in src/.
+# else the cpr built in src/.  CR_CPR_JOBS=N gives it --jobs=N first, in
+# every case: copies side by side must change nothing that the tests
+# compare (tests/cpr-jobs/, which tests/local.mk makes, set it).
 if test -z "${CPR-}"; then
   CPR=$(command -v cpr) || framework_failure_ "cpr not found in PATH"
 fi
@@ -163,7 +165,11 @@ cr_run_ ()
       ln -sfn bin.$cr_impl_ "$CR_TOP/bin" || exit 99
       cr_prog_=$CR_TOP/bin/$cr_name_
     fi
-    if test $cr_impl_ = ref; then cr_extra_=$cr_ref_opt_; else cr_extra_=$cr_cpr_opt_; fi
+    if test $cr_impl_ = ref; then
+      cr_extra_=$cr_ref_opt_
+    else
+      cr_extra_="${CR_CPR_JOBS:+--jobs=$CR_CPR_JOBS} $cr_cpr_opt_"
+    fi
     set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" $cr_extra_ "$@"
     if command -v timeout > /dev/null; then
       set -- timeout -s KILL $CR_TIMEOUT "$@"
