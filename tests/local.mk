@@ -89,6 +89,9 @@ tests/cpr-jobs/%.jobs: tests/cpr/%.sh
 	  echo 'CR_CPR_JOBS=4; export CR_CPR_JOBS'; \
 	  echo 'exec "$${SHELL-/bin/sh}" "$${srcdir-.}/tests/cpr/$*.sh" "$$@"'; \
 	} > $@-t && chmod +x $@-t && mv $@-t $@
+# The same tree copied a hundred times with --jobs=8 and with --jobs=1;
+# --jobs's own options and cases.
+HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
