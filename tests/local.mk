@@ -329,6 +329,9 @@ GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
 # cpr -a killed at several points, then cpr -a --continue, on btrfs, NFS
 # and ext4; and killed at every system call in turn, on NFS.
 GUEST_TESTS += tests/cpr-guest/continue.sh tests/cpr-guest/kill-every-call.sh
+# cpr --jobs=8 against --jobs=1 on every scratch file system and NFS
+# mount, and a copy killed with files in flight, continued with --jobs=8.
+GUEST_TESTS += tests/cpr-guest/jobs.sh
 
 # The benchmark's own code (bench/): its report and the helpers of
 # bench/lib.sh, on canned figures and small trees; 'make bench' measures.
