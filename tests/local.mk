@@ -111,6 +111,12 @@ EXTRA_DIST += tests/trace-lib.sh
 # make install's masquerade directory: a makefile that runs plain cp with
 # it first in PATH copies with cpr, and says what GNU cp says.
 HOST_TESTS += tests/cpr/masquerade.sh
+# What make install puts where the compiler and man look: a program built
+# against the installed <copyrange.h> alone, and copy_range(2).
+HOST_TESTS += tests/install/header.sh
+# The Debian packages install and purge cleanly (dpkg --root): 'make deb'
+# builds them, unless CR_DEBS names a directory that holds them already.
+HOST_TESTS += tests/install/deb.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
@@ -144,13 +150,26 @@ GUEST_TESTS += tests/nfs/offload-cancel.sh tests/nfs/restart-loop.sh
 # requests.
 GUEST_TESTS += tests/nfs/clone-steps.sh
 
+# The tests of each half, one a line: .ci/run names their skips.
+.PHONY: list-host-tests list-guest-tests
+list-host-tests:
+	@for t in $(HOST_TESTS); do echo $$t; done
+list-guest-tests:
+	@for t in $(GUEST_TESTS); do echo $$t; done
+
 # The host runs HOST_TESTS; check-local boots the guest and runs
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)
 
 TEST_EXTENSIONS = .sh .jobs
-SH_LOG_COMPILER = $(SHELL)
-JOBS_LOG_COMPILER = $(SHELL)
+# Each host test runs under tests/host-run: past CR_HOST_TEST_TIMEOUT
+# seconds (900 by default; 'make check CR_HOST_TEST_TIMEOUT=N' changes
+# it) it is killed, with its processes, and fails by name.  The tests
+# named here may take longer: tests/vm/harness.sh's boots wait for the
+# kernel, which a parallel 'make check' may be building from cold.
+HOST_TEST_LIMITS = tests/vm/harness.sh=3600
+SH_LOG_COMPILER = $(SHELL) $(srcdir)/tests/host-run $(SHELL)
+JOBS_LOG_COMPILER = $(SH_LOG_COMPILER)
 AM_TESTS_ENVIRONMENT =					\
   LC_ALL=C; export LC_ALL;				\
   unset LANGUAGE VERSION_CONTROL SIMPLE_BACKUP_SUFFIX POSIXLY_CORRECT; \
@@ -167,14 +186,24 @@ AM_TESTS_ENVIRONMENT =					\
     top_srcdir='$(top_srcdir)'				\
     CC='$(CC)'						\
     MAKE=$(MAKE)					\
+    CR_HOST_TEST_LIMITS='$(HOST_TEST_LIMITS)'		\
     PATH='$(abs_top_builddir)/src$(PATH_SEPARATOR)'"$$PATH" \
     ;
 
+# configure --disable-guest-tests: no test boots a guest, not even the
+# small ones of tests/vm/harness.sh (make distcheck's check is so
+# configured: Makefile.am).
+if !GUEST_TESTS
+AM_TESTS_ENVIRONMENT += CR_SKIP_GUEST=1; export CR_SKIP_GUEST;
+endif
+
 EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
   $(DEBUG_GUEST_TESTS) tests/init.sh \
-  tests/guest-run tests/guest-skips \
+  init.cfg tests/host-run tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
-  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh
+  tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
+  tests/vm/frozen-fixture.sh tests/vm/warn-fixture.sh \
+  tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
@@ -319,8 +348,8 @@ tests_cpr_data_shim_so_LDADD = -ldl
 tests_cpr_data_copy_range_test_LDADD = lib/libgnu.a
 EXTRA_DIST += tests/cpr-data/lib.sh
 HOST_TESTS += tests/cpr-data/fallback.sh tests/cpr-data/resume.sh \
-  tests/cpr-data/errors.sh tests/cpr-data/sparse.sh tests/cpr-data/proc.sh \
-  tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh \
+  tests/cpr-data/errors.sh tests/cpr-data/enospc.sh tests/cpr-data/sparse.sh \
+  tests/cpr-data/proc.sh tests/cpr-data/reflink.sh tests/cpr-data/chunk.sh \
   tests/cpr-data/readahead.sh tests/cpr-data/clock.sh \
   tests/cpr-data/unmarkable.sh
 GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
@@ -358,6 +387,10 @@ EXTRA_DIST += tests/faults/lib.sh
 # patch 2: without it, 6.1's nfsd oopses in nfsd4_run_cb() when the
 # stopped copy thread sends CB_OFFLOAD.
 GUEST_TESTS += tests/faults/nfsd-restart.sh
+
+# tests/host-run, under which each host test runs: a test past its time
+# limit is killed with its processes and fails by name.
+HOST_TESTS += tests/harness/host-run.sh
 
 # The guest's image holds each program configure chose on this host that
 # the guest's make can call (vm/make-programs).  It builds the image, as

@@ -7,7 +7,6 @@
 # GNU cp is the reference for which calls a copy makes; without it, or
 # without an strace that may trace (a container can forbid ptrace), there
 # is nothing to compare.
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
+require_gnu_cp_
 command -v strace > /dev/null || skip_ "strace is needed"
 strace -o /dev/null true 2> /dev/null || skip_ "strace cannot trace here"

@@ -8,13 +8,14 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
+require_gnu_cp_
 
 n=0
 for f in /proc/version /proc/sys/kernel/ostype /proc/sys/kernel/osrelease \
          /sys/kernel/mm/transparent_hugepage/enabled /sys/power/state \
          /sys/kernel/profiling; do
   test -r $f || continue
-  /bin/cp $f gnu || framework_failure_
+  "$CR_REF" $f gnu || framework_failure_
   test -s gnu || continue
   n=$((n + 1))
   cpr --debug $f ours > out || fail=1

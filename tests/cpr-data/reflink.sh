@@ -10,9 +10,10 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
+require_gnu_cp_
 
 mkdir gnu ours || framework_failure_
-ln -s /bin/cp gnu/cp || framework_failure_
+ln -s "$CR_REF" gnu/cp || framework_failure_
 ln -s "$abs_top_builddir/src/cpr" ours/cp || framework_failure_
 head -c 1000000 /dev/urandom > a || framework_failure_
 

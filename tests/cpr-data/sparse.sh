@@ -10,6 +10,7 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
+require_gnu_cp_
 
 # Sources: holes at the start, middle and end; all hole; no hole; data
 # with blocks of zeros; an empty file.
@@ -28,7 +29,7 @@ data_ 300000 > dense || framework_failure_
 for f in lead mid tail hole dense zeros empty; do
   for mode in '' --sparse=auto --sparse=never --sparse=always; do
     rm -f gnu ours
-    /bin/cp $mode $f gnu || framework_failure_
+    "$CR_REF" $mode $f gnu || framework_failure_
     cpr --debug $mode $f ours > out || fail=1
     cmp $f ours || fail=1
     stat -c '%s %b' gnu > gnu.st && stat -c '%s %b' ours > ours.st \

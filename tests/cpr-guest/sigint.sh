@@ -59,7 +59,8 @@ n=$CR_MNT_NFS_EXT4/${n##*/}
 set -- $(interrupt_ /bin/cp "$n") || framework_failure_
 gnu_status=$1 gnu_ms=$2
 if test "$gnu_status" = 0; then
-  echo "NFS: GNU cp copied 1 GiB in ${gnu_ms}ms: too fast to interrupt"
+  # A row skipped, not passed: tests/guest-run checks the reason.
+  echo "SKIP: NFS: GNU cp copied 1 GiB in ${gnu_ms}ms: too fast to interrupt"
 else
   set -- $(interrupt_ "env CPR_CHUNK_SIZE=1073741824 cpr" "$n") || framework_failure_
   echo "NFS: cp: status $gnu_status in ${gnu_ms}ms; cpr: status $1 in $2 ms"

@@ -61,8 +61,8 @@
 # it, stat'ing every entry before reading any, so that its own reads change
 # no access time; it also sets the timestamps before each copy.
 
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
+# The reference: CR_REF, GNU cp 9.1 (require_gnu_cp_, in init.cfg).
+require_gnu_cp_
 
 # The program under test: $CPR if set (CPR=/bin/cp validates the tests),
 # else the cpr built in src/.  CR_CPR_JOBS=N gives it --jobs=N first, in

@@ -15,6 +15,7 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
+require_gnu_cp_
 
 command -v getfattr > /dev/null && command -v setfattr > /dev/null \
   || skip_ "getfattr and setfattr (attr) are needed"
@@ -118,7 +119,7 @@ whole_ "a destination written over since" src over
 # and continued as copied in one go, as GNU cp does.
 cp src ro && chmod 0444 ro && printf 'old\n' > mode.gnu && chmod 0644 mode.gnu &&
 cp mode.gnu mode.cpr || framework_failure_
-/bin/cp ro mode.gnu || framework_failure_
+"$CR_REF" ro mode.gnu || framework_failure_
 killed_ ro mode.cpr
 cpr --continue ro mode.cpr && cmp ro mode.cpr || fail=1
 test "$(stat -c %a mode.cpr)" = "$(stat -c %a mode.gnu)" \
@@ -129,7 +130,7 @@ test "$(stat -c %a mode.cpr)" = "$(stat -c %a mode.gnu)" \
 # waits for a reader): it does not open it for reading too.
 mkfifo fifo && printf 'payload\n' > small || framework_failure_
 timeout 3 cpr --continue small fifo; rc=$?
-timeout 3 /bin/cp small fifo; ref=$?
+timeout 3 "$CR_REF" small fifo; ref=$?
 test $rc = $ref || { echo "onto a FIFO: status $rc, GNU cp's $ref"; fail=1; }
 
 # An empty source onto an existing empty file: truncated all the same,
@@ -144,7 +145,7 @@ if strace -V > /dev/null 2>&1; then
   test -z "$as_" || chown nobody m.src || framework_failure_
   for o in --preserve=ownership,timestamps --no-preserve=mode; do
     rm -f m.dst m.gnu
-    /bin/cp $o m.src m.gnu || framework_failure_
+    "$CR_REF" $o m.src m.gnu || framework_failure_
     (strace -qq -o /dev/null -e trace=fchmod \
        -e inject=fchmod:signal=SIGKILL:when=1 cpr $o m.src m.dst) 2> /dev/null
     cpr -u $o m.src m.dst || fail=1
@@ -191,7 +192,7 @@ if test -n "$as_"; then
   touch -d 2020-01-01 g.src && mkfifo -m 600 g.fifo &&
   touch -d 2020-01-01 g.fifo || framework_failure_
   for impl in gnu cpr; do
-    if test $impl = gnu; then prog=/bin/cp; else prog=cpr; fi
+    if test $impl = gnu; then prog=$CR_REF; else prog=cpr; fi
     rm -rf g.$impl && mkdir g.$impl && printf 'x\n' > g.$impl/s &&
     printf 'x\n' > g.$impl/n && mkfifo -m 666 g.$impl/p &&
     chmod 1644 g.$impl/s && chmod 1600 g.$impl/n &&

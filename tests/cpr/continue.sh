@@ -18,6 +18,7 @@
 . "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
+require_gnu_cp_
 
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
@@ -173,7 +174,7 @@ test -n "$as_" || test "$(id -u)" != 0 \
   || echo "read-only source: copied as root, whose marks need no write permission"
 mkdir ro && cp src/a ro/src && chmod 0444 ro/src || framework_failure_
 test -z "$as_" || chown nobody ro || framework_failure_
-/bin/cp ro/src ro.gnu || framework_failure_
+"$CR_REF" ro/src ro.gnu || framework_failure_
 for at in 0 2500000; do
   rm -f ro/dst ro/*.log
   run_ ro/kill.log CPR_SHIM_FAIL=copy_range:$at:KILL $as_ cpr ro/src ro/dst

@@ -18,8 +18,7 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
+require_gnu_cp_
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
 : "${MAKE=make}"

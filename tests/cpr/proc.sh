@@ -18,12 +18,16 @@ setup_tree ()
 }
 
 # Each of these reads the same for both programs: /proc/self is the copying
-# process, invoked under the same name with the same arguments.
-for f in /proc/version /proc/sys/kernel/osrelease /proc/sys/kernel/ostype \
-    /proc/self/cmdline /proc/self/comm /proc/self/limits \
-    /sys/devices/system/cpu/online /sys/devices/system/cpu/possible \
-    /sys/kernel/mm/transparent_hugepage/enabled; do
-  test -r $f || continue
+# process, invoked under the same name with the same arguments.  Every one
+# is compared: where one cannot be read, the test says which and skips.
+files='/proc/version /proc/sys/kernel/osrelease /proc/sys/kernel/ostype
+  /proc/self/cmdline /proc/self/comm /proc/self/limits
+  /sys/devices/system/cpu/online /sys/devices/system/cpu/possible
+  /sys/kernel/mm/transparent_hugepage/enabled'
+for f in $files; do
+  test -r $f || skip_ "$f is not readable here"
+done
+for f in $files; do
   # --jobs=N (CR_CPR_JOBS) is in cpr's command line, not in GNU cp's.
   test $f = /proc/self/cmdline && test -n "${CR_CPR_JOBS-}" && continue
   cpr_case $f new

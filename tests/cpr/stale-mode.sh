@@ -21,7 +21,7 @@ mkdir w && chown nobody w && chmod 755 w || framework_failure_
 #    sticky file looks like an unfinished copy of ours): the chown fails,
 #    and the file must stay closed to others, as GNU cp leaves it.
 if have_userns_; then
-  for prog in /bin/cp cpr; do
+  for prog in "$CR_REF" cpr; do
     rm -f w/a w/b && printf 'secret\n' > w/a && chown nobody:root w/a &&
     chmod 640 w/a && printf 'old\n' > w/b && chmod 1666 w/b \
       || framework_failure_

@@ -13,8 +13,7 @@
 . "$srcdir/tests/cpr-data/lib.sh"
 fail=0
 
-CR_REF=${CR_REF-/bin/cp}
-test -x "$CR_REF" || skip_ "reference GNU cp $CR_REF not found"
+require_gnu_cp_
 command -v setfattr > /dev/null || skip_ "setfattr (attr) is needed"
 : > probe && setfattr -n user.probe -v 1 probe 2> /dev/null \
   || skip_ "the test directory's file system has no user xattrs"

@@ -4,7 +4,8 @@
 # may be exiting, so the thread's task must be pinned until then.  Each
 # round sends an asynchronous intra-server COPY of 2 MiB + 1 bytes (twice
 # the mount's rsize, plus one: the size at which the Linux client starts
-# asking for asynchronous copies) and cancels it at once, on the btrfs
+# asking for asynchronous copies) and cancels it 0 to 31 ms later (the
+# delay sweeps the copy's life: not yet started, copying, over), on the btrfs
 # export (a clone: the thread is over almost at once) and on the ext4
 # export (a page-cache copy that the cancel can stop in its loop).
 # Without the pin the debug kernel (make check-debug, CR_CANCEL_ROUNDS

@@ -45,9 +45,12 @@
    decides; 6.1 nfsd honours the request), waited for as -i's is.
 
    -c ROUNDS, with -a, sends ROUNDS such COPYs one after the other, each
-   followed at once by OFFLOAD_CANCEL of the copy it started, so that
-   the cancel races with the copy thread finishing on its own: the race
-   that a server must survive without touching a freed thread.  Nothing
+   followed by OFFLOAD_CANCEL of the copy it started, so that the cancel
+   races with the copy thread starting, copying and finishing on its
+   own: the races that a server must survive without touching a freed
+   thread.  Round I waits I mod 32 milliseconds between the two, so
+   that the cancel sweeps the copy's life on a fast server as on a slow
+   (debug) one.  Nothing
    is waited for; instead a tally is printed:
      CANCEL 200 rounds: 150 cancelled, 40 over, 10 synchronous
    "over" counts NFS4ERR_BAD_STATEID (the copy had ended and been
@@ -826,6 +829,8 @@ cancel_rounds (struct copy_args const *c, uint64_t rounds)
           sync++;
           continue;
         }
+      struct timespec const wait = { 0, (long) (i % 32) * 1000 * 1000 };
+      nanosleep (&wait, NULL);
       struct offload_args o = { c->dst, cb_stateid };
       unsigned char *reply;
       struct xread r;

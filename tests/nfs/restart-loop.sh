@@ -40,11 +40,13 @@ make_data_ "$dir/large" $((32 * 1048576))
 
 i=0
 while test $i -lt $rounds; do
-  # Alternate a copy that is over at once with one the stop interrupts,
-  # and vary the moment of the stop.
-  case $((i % 2)) in
+  # Cycle through a copy that is over at once, one that ends about when
+  # the stop comes, and one the stop interrupts, and vary the moment of
+  # the stop.
+  case $((i % 3)) in
     0) src=small sz=$((2 * 1048576 + 1)) ;;
-    1) src=large sz=$((32 * 1048576)) ;;
+    1) src=large sz=$((8 * 1048576)) ;;
+    2) src=large sz=$((32 * 1048576)) ;;
   esac
   case $((i % 5)) in
     0) delay=0 ;; 1) delay=0.02 ;; 2) delay=0.05 ;; 3) delay=0.1 ;; 4) delay=0.3 ;;

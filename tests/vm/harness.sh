@@ -2,7 +2,9 @@
 # vm/run passes only when the guest says so: a failing guest test, a guest
 # test that hangs (alone, by name) or skips for an unlisted reason, each
 # class of kernel report, a tainted kernel and a hung guest each fail the
-# run; a passing command passes and its status comes back.  Four boots.
+# run, and a test in whose time the kernel reported fails by name; a test
+# stuck for good is abandoned and the guest still reports; a passing
+# command passes and its status comes back.  Five boots.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -45,6 +47,28 @@ grep '^guest-run: tests/vm/hang-fixture.sh: still running after 2s' out-dump \
   && grep '^== [0-9]* (S (sleeping)) sleep 100000' out-dump \
   || { cat out-dump; fail=1; }
 
+# A test that SIGKILL cannot end is abandoned CR_HUNG_GRACE seconds after
+# the kill, by name, and the mark it leaves makes the next test fail
+# unrun.  On the host, a timeout(1) that never exits stands in for a test
+# in uninterruptible sleep; the guest boot below freezes a filesystem.
+mkdir stuck-bin
+printf '%s\n' '#!/bin/sh' "trap '' TERM INT" 'while :; do sleep 1; done' \
+  > stuck-bin/timeout
+chmod +x stuck-bin/timeout
+returns_ 1 env PATH="$PWD/stuck-bin:$PATH" CR_TEST_TIMEOUT=1 CR_HUNG_GRACE=1 \
+  CR_HUNG_MARK="$PWD/hung-mark" srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$abs_top_srcdir/tests/vm/hang-fixture.sh" > out-stuck 2>&1 \
+  || { cat out-stuck; fail=1; }
+grep '^guest-run: FAIL: tests/vm/hang-fixture.sh: still there 1s after it was killed at 1s' \
+  out-stuck || { cat out-stuck; fail=1; }
+test "$(cat hung-mark)" = tests/vm/hang-fixture.sh || fail=1
+returns_ 1 env CR_HUNG_MARK="$PWD/hung-mark" srcdir=$abs_top_srcdir \
+  "$guest_run" sh "$abs_top_srcdir/tests/vm/failing-fixture.sh" > out-unrun 2>&1 \
+  || { cat out-unrun; fail=1; }
+grep '^guest-run: FAIL: tests/vm/failing-fixture.sh: not run: tests/vm/hang-fixture.sh hung' \
+  out-unrun || fail=1
+grep 'failing on purpose' out-unrun && fail=1
+
 # In the guest's Automake harness (make check-in-guest), a failing test,
 # a hung one and one skipping for an unlisted reason each fail alone, by
 # name; the others still run; make's status comes back.
@@ -61,6 +85,41 @@ grep 'hang-fixture.sh: timed out after 5s' "$abs_top_builddir"/tests/vm/hang-fix
 grep 'skip-fixture.sh: unexpected skip: a reason tests/guest-skips' out-fixture || fail=1
 rm -f "$abs_top_builddir"/tests/vm/*-fixture.log \
   "$abs_top_builddir"/tests/vm/*-fixture.trs "$abs_top_builddir"/tests/vm/fixture-suite.log
+
+# One boot for the per-test checks.  A test in whose time the kernel
+# WARNs (lkdtm) or a filesystem reports an error (ext4's own
+# trigger_fs_error) fails by name although it exits 0, and a test after
+# it is not blamed.  A test stuck for good on a frozen filesystem is
+# abandoned within its limit and the grace, the test after it fails
+# unrun, and the guest powers off and says which test it abandoned, long
+# before vm/run's timeout.
+fixtures='tests/vm/warn-fixture.sh tests/vm/pass-fixture.sh
+  tests/vm/fserror-fixture.sh tests/vm/frozen-fixture.sh
+  tests/vm/failing-fixture.sh'
+returns_ 1 $run --builddir "$abs_top_builddir" --timeout 600 -- \
+  make check-in-guest GUEST_TESTS="$(echo $fixtures)" CR_TEST_TIMEOUT=5 \
+    CR_HUNG_GRACE=5 AM_COLOR_TESTS=no \
+    GUEST_SUITE_LOG=tests/vm/fixture-suite.log > out-pertest 2>&1 \
+  || { cat out-pertest; fail=1; }
+logs=$abs_top_builddir/tests/vm
+grep '^FAIL: tests/vm/warn-fixture.sh' out-pertest || fail=1
+grep '^guest-run: FAIL: tests/vm/warn-fixture.sh: the kernel reported while it ran: WARNING taint$' \
+  "$logs"/warn-fixture.log || fail=1
+grep '^PASS: tests/vm/pass-fixture.sh' out-pertest || fail=1
+grep '^guest-run: FAIL: tests/vm/fserror-fixture.sh: the kernel reported while it ran: ext4-error$' \
+  "$logs"/fserror-fixture.log || fail=1
+grep '^vm/run: FAIL: the guest abandoned tests/vm/frozen-fixture.sh' out-pertest \
+  || fail=1
+grep 'frozen-fixture.sh: still there 5s after it was killed at 5s' \
+  "$logs"/frozen-fixture.log || fail=1
+grep '^== [0-9]* (D (disk sleep))' "$logs"/frozen-fixture.log || fail=1
+grep 'failing-fixture.sh: not run: tests/vm/frozen-fixture.sh hung' \
+  "$logs"/failing-fixture.log || fail=1
+grep 'failing on purpose' "$logs"/failing-fixture.log && fail=1
+# vm/run reads the whole log too, and its ring reaches back to the boot.
+grep '^vm/run: FAIL: kernel reports in [^ ]*: WARNING ' out-pertest || fail=1
+grep 'timed out' out-pertest && fail=1
+rm -f "$logs"/*-fixture.log "$logs"/*-fixture.trs "$logs"/fixture-suite.log
 
 # A clean run passes, untainted, and its command's status comes back.
 $run -- sh -c 'exit 0' > out-ok 2>&1 || { cat out-ok; fail=1; }
