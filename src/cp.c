@@ -435,19 +435,24 @@ warn_context_ignored (void)
    cost memory, whatever the file system.  */
 enum { JOBS_MAX = 256 };
 
-/* --jobs's ARG: a positive number, at most JOBS_MAX, or "auto" (0).  */
+/* --jobs's ARG: a number from 1 to JOBS_MAX, in decimal digits alone,
+   or "auto" (0).  Blanks, a sign, or a number outside the range that
+   --help gives are refused, not read as some other number: that would
+   hide a typo.  */
 static size_t
 decode_jobs (char const *arg)
 {
   uintmax_t n;
   if (strcmp (arg, "auto") == 0)
     return 0;
-  if (xstrtoumax (arg, NULL, 10, &n, "") != LONGINT_OK || n == 0)
+  if (! ('0' <= arg[0] && arg[0] <= '9')
+      || xstrtoumax (arg, NULL, 10, &n, "") != LONGINT_OK
+      || n == 0 || JOBS_MAX < n)
     {
       error (0, 0, _("invalid number of jobs: %s"), quote (arg));
       usage (EXIT_FAILURE);
     }
-  return n < JOBS_MAX ? n : JOBS_MAX;
+  return n;
 }
 
 static int

@@ -91,7 +91,8 @@ tests/cpr-jobs/%.jobs: tests/cpr/%.sh
 	} > $@-t && chmod +x $@-t && mv $@-t $@
 # The same tree copied a hundred times with --jobs=8 and with --jobs=1;
 # --jobs's own options and cases.
-HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh
+HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
+  tests/cpr/jobs-args.sh
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from

@@ -1,6 +1,6 @@
 #!/bin/sh
-# --jobs's own cases: its argument; -i and --progress copy one file at
-# a time; with --continue on a file system that cannot hold the marks,
+# --jobs's own cases (its argument: jobs-args.sh): -i and --progress
+# copy one file at a time; with --continue on a file system that cannot hold the marks,
 # the warning comes once, with the file it comes with one at a time; a
 # copy killed with files in flight is continued with --jobs; a
 # file system that fills up during the copy (a small tmpfs in a private
@@ -26,30 +26,6 @@ fail=0
 
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
-
-# The argument: a positive number, or auto.
-for arg in 0 -1 x 2x ''; do
-  returns_ 1 cpr --jobs="$arg" a b > out 2> err || fail=1
-  printf "cpr: invalid number of jobs: '%s'\n%s\n" "$arg" \
-    "Try 'cpr --help' for more information." > exp || framework_failure_
-  compare exp err || fail=1
-  compare /dev/null out || fail=1
-done
-printf 'x\n' > a || framework_failure_
-for arg in 1 2 256 1000 auto; do
-  rm -f b
-  cpr --jobs=$arg a b && compare a b || fail=1
-  rm -f b
-  cpr -j $arg a b && compare a b || fail=1
-done
-# --j to --job are no abbreviations: GNU cp 9.1 knows them not.
-for opt in --j=2 --jo=2 --job=2 --job; do
-  returns_ 1 cpr $opt a b 2> err || fail=1
-  printf "cpr: unrecognized option '%s'\n%s\n" "$opt" \
-    "Try 'cpr --help' for more information." > exp || framework_failure_
-  compare exp err || fail=1
-done
-cpr --help | grep -- '-j, --jobs=N' > /dev/null || fail=1
 
 # threads_ LOG: how many threads the process traced into LOG started.
 threads_ () { grep -c 'CLONE_THREAD' "$1"; }
