@@ -2137,8 +2137,13 @@ static struct
   intmax_t busy_files;
 } room;
 
-/* The reserve: 32 MiB and 1% of the file system.  */
+/* The reserve: 32 MiB and 1% of the file system, but at most 1 GiB of
+   that 1%, the largest share of space that a file system sets aside at
+   once for its metadata (btrfs's chunks): on a disk of many terabytes,
+   1% would be hundreds of gigabytes, which would keep --jobs from
+   copying side by side with plenty of room left.  */
 enum { ROOM_RESERVE = 32 << 20, ROOM_RESERVE_FILES = 64 };
+static intmax_t const ROOM_SHARE_MAX = (intmax_t) 1 << 30;
 
 /* What a copy of a file of SIZE bytes takes: its blocks and four more,
    for its inode, its xattrs, its directory entry.  */
@@ -2167,7 +2172,7 @@ room_measure (dev_t dev, char const *dst)
     room.block = 4096;
   intmax_t size = (intmax_t) fs.f_blocks * room.block;
   room.bytes = ((intmax_t) fs.f_bavail * room.block - ROOM_RESERVE
-                - size / 100 - room.busy_bytes);
+                - MIN (size / 100, ROOM_SHARE_MAX) - room.busy_bytes);
   /* A file system without a count of inodes (btrfs) has no limit.  */
   room.files = (fs.f_files
                 ? ((intmax_t) fs.f_favail - ROOM_RESERVE_FILES
