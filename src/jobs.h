@@ -74,7 +74,9 @@ bool jobs_any (bool (*fn) (void const *arg, void const *ctx),
 /* Whether the calling thread is a worker.  */
 bool jobs_worker (void);
 
-/* Drain, then stop the worker threads.  Main thread.  */
+/* Drain, then stop the worker threads; with CPR_JOBS_REPORT=FILE in
+   the environment, say in FILE how many there were, and how many jobs
+   they ran.  Main thread.  */
 void jobs_end (void);
 
 /* printf to standard output, in the order of the output.  */

@@ -88,7 +88,8 @@ run_ ()
   test -z "$dst_" || $dst_ || framework_failure_ "$dst_"
   # Reading the sources (-a, even as root) changes their access times.
   "$tree_state" times src || framework_failure_
-  $as_ cpr --jobs=$jobs_ "$@" src dst > $name_.out 2> $name_.err
+  $as_ env CPR_JOBS_REPORT="$PWD/$name_.rep" \
+    cpr --jobs=$jobs_ "$@" src dst > $name_.out 2> $name_.err
   echo $? > $name_.rc
   "$tree_state" -a -b snapshot dst > $name_.tree || framework_failure_
 }
@@ -106,6 +107,9 @@ same_ ()
 }
 
 make_tree_ || framework_failure_
+# cpr's report of the files it handed to workers (CPR_JOBS_REPORT),
+# which the unprivileged runs add to as well.
+: > j8.rep && chmod a+w j8.rep || framework_failure_
 
 # The sets of options: the runs go through them in turn.
 set_1='-av'
@@ -146,6 +150,20 @@ grep -q "file12'\$" ref.1.new.out || fail=1
 test "$(cat ref.5.dst.rc)" = 1 || fail=1
 grep -q 'cannot overwrite' ref.5.dst.err || fail=1
 
+# The runs with --jobs=8 copied files side by side, with every set of
+# options but -L's, which reaches every file through symbolic links
+# (cpr(1) says why those stay with the main thread): without the room
+# that --jobs wants on the file system (32 MiB and 1% of it, at most 1
+# GiB) they would copy one at a time, and compare --jobs=1 with itself.
+if test $runs -ge $n_sets; then
+  awk -v sets=$n_sets -v deref=7 '
+    { set = (NR - 1) % sets + 1
+      if (set == deref ? $4 != 0 : $4 == 0) {
+        printf "run %d, set %d: %s files handed to workers\n", NR - 1, set, $4
+        bad = 1 } }
+    END { exit bad }' j8.rep >&2 || { df -k . >&2; fail=1; }
+fi
+
 # Unprivileged, files and directories that cannot be read.
 if test "$(id -u)" = 0 && id nobody > /dev/null 2>&1 &&
    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
@@ -168,6 +186,8 @@ if test "$(id -u)" = 0 && id nobody > /dev/null 2>&1 &&
     run_ j8 8 $opts
     same_ $opts
     grep -q 'Permission denied' ref.err || { cat ref.err; fail=1; }
+    test "$(tail -n 1 j8.rep | sed 's/.* jobs //')" -gt 0 ||
+      { echo "run $i as nobody: no file handed to workers" >&2; fail=1; }
     i=$((i + 1))
   done
 fi

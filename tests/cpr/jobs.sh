@@ -27,11 +27,12 @@ fail=0
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
 
-# threads_ LOG: how many threads the process traced into LOG started.
-threads_ () { grep -c 'CLONE_THREAD' "$1"; }
-have_strace=no
-strace -f -e trace=clone,clone3 -o probe.trace true 2> /dev/null &&
-  have_strace=yes
+# report_ FILE CMD...: run CMD with cpr's report of its workers and the
+# files it handed them (CPR_JOBS_REPORT) added to FILE.
+report_ () { r_=$1; shift; env CPR_JOBS_REPORT="$PWD/$r_" "$@"; }
+# workers_ FILE, jobs_ FILE: the numbers of the last run reported there.
+workers_ () { tail -n 1 "$1" | sed -n 's/^workers \([0-9]*\) .*/\1/p'; }
+jobs_ () { tail -n 1 "$1" | sed -n 's/.* jobs \([0-9]*\)$/\1/p'; }
 
 mkdir -p src/d dst/src/d || framework_failure_
 for i in 1 2 3 4 5 6 7 8; do
@@ -52,23 +53,25 @@ done
 compare out1.s out4.s || fail=1
 compare tree1 tree4 || fail=1
 grep "overwrite 'd1/src/f7'" out1 > /dev/null || fail=1
-if test $have_strace = yes; then
-  rm -rf d4 && cp -a dst d4 &&
-    printf 'y\nn\ny\n' | strace -f -e trace=clone,clone3 -o i.trace \
-      cpr -ri --jobs=4 src d4 2> /dev/null
-  test "$(threads_ i.trace)" = 0 || { echo "-i started threads" >&2; fail=1; }
-  # --progress, even not on a terminal.
-  rm -rf p && strace -f -e trace=clone,clone3 -o p.trace \
-    cpr -r --progress=always --jobs=4 src p 2> p.err || fail=1
-  test "$(threads_ p.trace)" = 0 || { echo "--progress started threads" >&2; fail=1; }
-  grep '16 files:' p.err > /dev/null || { cat p.err; fail=1; }
-  diff -r src p || fail=1
-  # But a copy of a tree does start them.
-  rm -rf t && strace -f -e trace=clone,clone3 -o t.trace \
-    cpr -r --jobs=4 src t || fail=1
-  test "$(threads_ t.trace)" = 4 || { cat t.trace; fail=1; }
-  diff -r src t || fail=1
-fi
+# cpr -i started no worker, and copied every file itself.
+rm -rf d4 && cp -a dst d4 || framework_failure_
+printf 'y\nn\ny\n' | report_ i.rep cpr -ri --jobs=4 src d4 2> /dev/null
+test "$(workers_ i.rep)/$(jobs_ i.rep)" = 0/0 ||
+  { echo "-i copied side by side:" >&2; cat i.rep >&2; fail=1; }
+# Nor did --progress, even not on a terminal.
+rm -rf p
+report_ p.rep cpr -r --progress=always --jobs=4 src p 2> p.err || fail=1
+test "$(workers_ p.rep)/$(jobs_ p.rep)" = 0/0 ||
+  { echo "--progress copied side by side:" >&2; cat p.rep >&2; fail=1; }
+grep '16 files:' p.err > /dev/null || { cat p.err; fail=1; }
+diff -r src p || fail=1
+# But a copy of a tree has 4 workers copy its files, all 16 (the file
+# system must have room for them: 32 MiB and 1% of it, at most 1 GiB).
+rm -rf t
+report_ t.rep cpr -r --jobs=4 src t || fail=1
+test "$(workers_ t.rep)" = 4 && test "$(jobs_ t.rep)" = 16 ||
+  { echo "not copied side by side:" >&2; cat t.rep >&2; df -k . >&2; fail=1; }
+diff -r src t || fail=1
 
 # --continue where the file system cannot hold the marks (the shim's
 # ENOTSUP): the warning comes once, after the -v line of the first file
@@ -132,7 +135,7 @@ full_run_ ()
 {
   jobs_=$1; shift
   rm -rf full/* || framework_failure_
-  cpr --jobs=$jobs_ "$@" full > full$jobs_.out 2>&1
+  report_ full.rep cpr --jobs=$jobs_ "$@" full > full$jobs_.out 2>&1
   echo $? >> full$jobs_.out
   "$tree_state" -b snapshot full > full$jobs_.tree || framework_failure_
 }
@@ -142,6 +145,8 @@ for opts in -rv -av '-rv --sparse=never'; do
   compare full1.out full4.out || fail=1
   compare full1.tree full4.tree || fail=1
   grep 'No space left on device' full4.out > /dev/null || fail=1
+  # Files went to the workers while there was room.
+  test "$(jobs_ full.rep)" -gt 0 || { cat full.rep; fail=1; }
 done
 
 # Operands: regular files on another file system than the target are
