@@ -212,13 +212,25 @@ src_info_init (struct cp_options *x)
   x->src_info = file_set (false);
 }
 
+/* What copies side by side (--jobs) know of a directory that they copy
+   into: its device, for the room there, and which directory it is, to
+   find the copies whose names clash there.  Which directory, and not
+   the text of its name: "T/./f" and "T/f", or a name through a
+   symlink, lead to one file.  */
+struct dst_dir
+{
+  bool known;                   /* DEV and INO hold */
+  dev_t dev;
+  ino_t ino;
+};
+
 /* The directories being copied around the current file, innermost
    first: meeting one again through a symlink is a cycle.  */
 struct ancestor
 {
   dev_t dev;
   ino_t ino;
-  dev_t dst_dev;                /* the device of its copy (--jobs) */
+  struct dst_dir dst;           /* its copy (--jobs) */
   struct ancestor const *parent;
 };
 
@@ -1350,10 +1362,9 @@ count_entries (struct job const *j, char const *names,
   progress_dir_listed ();
 }
 
-/* Copy each entry of the directory J->src into J->dst, which is on
-   the device DST_DEV.  */
+/* Copy each entry of the directory J->src into J->dst, which is DST.  */
 static bool
-copy_dir_entries (struct job const *j, dev_t dst_dev,
+copy_dir_entries (struct job const *j, struct dst_dir const *dst,
                   struct cp_options const *x, bool *copy_into_self)
 {
   char *names = savedir (j->src, SAVEDIR_SORT_FASTREAD);
@@ -1366,7 +1377,7 @@ copy_dir_entries (struct job const *j, dev_t dst_dev,
   if (progress_active ())
     count_entries (j, names, x);
   struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
-                           .dst_dev = dst_dev, .parent = j->ancestors };
+                           .dst = *dst, .parent = j->ancestors };
   bool ok = true;
   for (char const *n = names; *n; n += strlen (n) + 1)
     {
@@ -1409,6 +1420,19 @@ set_dir_attributes (struct job const *j, mode_t final_mode,
   if (0 <= fd)
     close (fd);
   return ok;
+}
+
+/* --jobs: which directory DST_REL is, as the names of the copies into it
+   lead there: through a symlink too.  Only the device is known with
+   --jobs=1, which needs no more, and one call per directory less.  */
+static struct dst_dir
+probe_dst_dir (char const *dst_rel, dev_t dev, struct cp_options const *x)
+{
+  struct stat st;
+  if (x->jobs == 1 || fstatat (dst_dirfd, dst_rel, &st, 0) != 0)
+    return (struct dst_dir) { .dev = dev };
+  return (struct dst_dir) { .known = true, .dev = st.st_dev,
+                            .ino = st.st_ino };
 }
 
 /* Copy the directory J->src to J->dst, creating it if needed, then its
@@ -1466,7 +1490,8 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
         && j->parent_dev != j->src_st.st_dev))
     {
       j->listed = true;
-      ok = copy_dir_entries (j, dst_dev, x, copy_into_self);
+      struct dst_dir dst = probe_dst_dir (j->dst_rel, dst_dev, x);
+      ok = copy_dir_entries (j, &dst, x, copy_into_self);
     }
 
   if (j->new_dst || x->preserve_mode || x->preserve_ownership
@@ -2243,7 +2268,7 @@ static dev_t top_dst_dev;
 static dev_t
 dst_dev_of (struct job const *j)
 {
-  return j->ancestors ? j->ancestors->dst_dev : top_dst_dev;
+  return j->ancestors ? j->ancestors->dst.dev : top_dst_dev;
 }
 
 /* NAME folded for a comparison that finds two names that a file system
@@ -2269,37 +2294,50 @@ struct task
 {
   struct job j;
   struct cp_options const *x;
-  char *folded;                 /* J.dst_rel, fold_name'd */
+  struct dst_dir dir;           /* the directory J.dst is in */
+  char *folded;                 /* J.dst's last component, fold_name'd */
   intmax_t cost;                /* its room */
   bool created;                 /* DST_ST is the status of the copy */
   struct stat dst_st;
 };
 
-/* jobs_any: whether the task ARG's destination may be FOLDED's.  */
+/* Where a copy goes: into DIR, by a name whose fold_name is FOLDED.  */
+struct place
+{
+  struct dst_dir const *dir;
+  char const *folded;
+};
+
+/* jobs_any: whether the task ARG's destination may be the place CTX:
+   the same directory, and names that may be one there.  A directory
+   not known may be any.  */
 static bool
-same_folded (void const *arg, void const *folded)
+same_place (void const *arg, void const *ctx)
 {
   struct task const *t = arg;
-  return strcmp (t->folded, folded) == 0;
+  struct place const *p = ctx;
+  if (!t->dir.known || !p->dir->known)
+    return true;
+  return (t->dir.dev == p->dir->dev && t->dir.ino == p->dir->ino
+          && strcmp (t->folded, p->folded) == 0);
 }
 
 /* Whether what the main thread is about to do with J, or to J->dst,
    could depend on copies in flight, which must then be waited for: J's
-   destination is theirs by a name that may be the same to a file
+   destination is theirs, by a name that may be the same to a file
    system that ignores case (in the copy's order, the later one is in
-   the way of the earlier); or J is an operand that may be one of their
-   destinations, or their files in its tree, unless it is a regular file
-   on another device than theirs.  The entries in a tree are found in
-   the source, which has none of the files that the copy makes, or
-   the walk would not have gone on.  */
+   the way of the earlier).  The entries in a tree are found in the
+   source, which has none of the files that the copy makes, or the walk
+   would not have gone on; and before an operand, nothing is in flight
+   (copy).  */
 static bool
 depends_on_tasks (struct job const *j)
 {
-  if (j->command_line_arg
-      && !(S_ISREG (j->src_st.st_mode) && j->src_st.st_dev != top_dst_dev))
+  if (!j->ancestors)
     return true;
-  char *folded = fold_name (j->dst_rel);
-  bool in_flight = jobs_any (same_folded, folded);
+  char *folded = fold_name (last_component (j->dst_rel));
+  struct place p = { .dir = &j->ancestors->dst, .folded = folded };
+  bool in_flight = jobs_any (same_place, &p);
   free (folded);
   return in_flight;
 }
@@ -2320,7 +2358,8 @@ settle_entry (struct job const *j)
    put back if the copy fails); its source has one name, for the copy
    of a file with several is linked to (-d, -a), or its source's access
    time, which reading it changes, copied (-p) with the next name's;
-   and, within a tree, it was not reached through a symbolic link (-L),
+   it is in a tree, for the copies in flight are waited for before each
+   operand (copy); and it was not reached through a symbolic link (-L),
    which may lead anywhere, even to a copy in flight.  -i's questions
    come one at a time, as does --progress's account of each file.  */
 static bool
@@ -2330,7 +2369,7 @@ deferrable (struct job const *j, struct cp_options const *x)
           && !j->backup && j->src_st.st_nlink == 1 && !may_be_linked (j, x)
           && !x->hard_link && !x->symbolic_link
           && x->interactive != I_ASK_USER && !progress_active ()
-          && (j->command_line_arg || !source_followed (j, x)));
+          && !j->command_line_arg && !source_followed (j, x));
 }
 
 /* A worker's part: copy the file, and see what became of it for the
@@ -2377,7 +2416,8 @@ defer_copy (struct job *j, struct cp_options const *x)
     return false;
   struct task *t = xmalloc (sizeof *t);
   *t = (struct task) { .j = *j, .x = x, .cost = cost,
-                       .folded = fold_name (j->dst_rel) };
+                       .dir = j->ancestors->dst,
+                       .folded = fold_name (last_component (j->dst_rel)) };
   t->j.src = xstrdup (j->src);
   t->j.dst = xstrdup (j->dst);
   t->j.dst_rel = xstrdup (j->dst_rel);
@@ -2696,6 +2736,13 @@ copy (char const *src_name, char const *dst_name, int dst_dir_fd,
       char const *dst_relname, bool nonexistent_dst,
       struct cp_options const *x, bool *copy_into_self)
 {
+  /* Each operand waits for the copies of those before it: its source,
+     or its destination, may be one of theirs by another name, which no
+     comparison of names finds.  "cpr -r P/. other/f T" copies P/f as
+     "T/./f", which other/f then replaces as "T/f"; with a file system
+     mounted on T/srcdir, "cpr -r srcdir T/srcdir/f T" names a copy of
+     the first operand as the second, on another file system than T.  */
+  jobs_drain ();
   top_level_src_name = src_name;
   top_level_dst_name = dst_name;
   set_dst_dirfd (dst_dir_fd);

@@ -1,14 +1,14 @@
 #!/bin/sh
-# --jobs's own cases (its argument: jobs-args.sh): -i and --progress
-# copy one file at a time; with --continue on a file system that cannot hold the marks,
-# the warning comes once, with the file it comes with one at a time; a
-# copy killed with files in flight is continued with --jobs; a
-# file system that fills up during the copy (a small tmpfs in a private
-# mount namespace) ends with the same files, whole, cut short or
-# missing, and the same diagnostics, as a copy one file at a time; and
-# operands copied side by side, with names that clash.  Each with
-# --jobs=4 against --jobs=1: the comparisons with GNU cp run with --jobs=4
-# too (tests/cpr-jobs/).
+# --jobs's own cases (its argument: jobs-args.sh): a tree is copied by
+# the workers, but -i and --progress copy one file at a time; with
+# --continue on a file system that cannot hold the marks, the warning
+# comes once, with the file it comes with one at a time; a copy killed
+# with files in flight is continued with --jobs; a file system that
+# fills up during the copy (a small tmpfs in a private mount namespace)
+# ends with the same files, whole, cut short or missing, and the same
+# diagnostics, as a copy one file at a time; and operands with names
+# that clash.  Each with --jobs=4 against --jobs=1: the comparisons with
+# GNU cp run with --jobs=4 too (tests/cpr-jobs/).
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -149,9 +149,9 @@ for opts in -rv -av '-rv --sparse=never'; do
   test "$(jobs_ full.rep)" -gt 0 || { cat full.rep; fail=1; }
 done
 
-# Operands: regular files on another file system than the target are
-# copied side by side, but not one whose name (or a name that a file
-# system ignoring case takes for it) is in flight.
+# Operands with the same name, or names that a file system ignoring case
+# takes for one: each is copied once the copies before it are done, so
+# that the table of files made stops the second (jobs-names.sh has more).
 mkdir x y z && printf 1 > x/f && printf 2 > y/f && printf 3 > z/F &&
   printf 4 > x/g || framework_failure_
 for jobs in 1 4; do
