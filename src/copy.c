@@ -1658,6 +1658,10 @@ free_backup (struct job *j)
 static bool
 make_backup (struct job *j, struct cp_options const *x)
 {
+  /* A copy in flight (--jobs) may be about to make a file of the name
+     that the backup takes: a numbered backup would not see it yet, and
+     take it; a simple one would be renamed over it, or in its way.  */
+  jobs_drain ();
   /* A backup named like the source would replace the source.  */
   char *name = find_backup_file_name (AT_FDCWD, j->dst, x->backup_type);
   bool clash = same_name (j->src, name);
