@@ -21,11 +21,13 @@
 
 #include "copy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/vfs.h>
@@ -261,6 +263,7 @@ struct job
   bool listed;                  /* SRC, a directory, was listed */
   bool leading;                 /* DST leads to a --parents copy */
   bool deferred;                /* copied on a worker (--jobs) */
+  bool handed_back;             /* the worker ran out of descriptors */
   struct unmarkable unmarkable; /* then, what it knows of marks */
 };
 
@@ -783,6 +786,20 @@ remove_dst (struct job *j, struct cp_options const *x)
   return true;
 }
 
+/* Whether ERR, the failure of a call that opened no file and changed
+   nothing, should hand J back to the main thread, which copies the file
+   itself in its turn: on a worker (--jobs) that ran out of file
+   descriptors, as GNU cp, one file at a time, would not.  Note it in
+   J then.  */
+static bool
+hand_back (struct job *j, int err)
+{
+  if (!(j->deferred && jobs_worker () && (err == EMFILE || err == ENFILE)))
+    return false;
+  j->handed_back = true;
+  return true;
+}
+
 /* Open the destination of J for writing: the existing file as it is
    (begin_data marks it, then cuts off what it does not keep), or a new
    one, made unfinished (partial.h).  Set *NEW_MODE to the mode a new file must get once
@@ -868,6 +885,9 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
       int err = errno;
+      /* Linux takes a descriptor before it makes the file.  */
+      if (hand_back (j, err))
+        return -1;
       if (err == EISDIR && j->dst[strlen (j->dst) - 1] == '/')
         err = ENOTDIR;
       error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
@@ -1111,7 +1131,8 @@ copy_reg (struct job *j, struct cp_options const *x)
   int src_fd = open (j->src, src_flags);
   if (src_fd < 0)
     {
-      error (0, errno, _("cannot open %s for reading"), quoteaf (j->src));
+      if (!hand_back (j, errno))
+        error (0, errno, _("cannot open %s for reading"), quoteaf (j->src));
       return false;
     }
 
@@ -2069,6 +2090,10 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
 /* Whether a copy handed over failed.  */
 static bool tasks_failed;
 
+/* Whether a worker ran out of file descriptors: the files after it are
+   copied one at a time, by the main thread.  */
+static bool fds_short;
+
 /* The number of files at once that --jobs=auto settled on; 0 before.  */
 static size_t auto_workers;
 
@@ -2127,20 +2152,61 @@ jobs_for (struct job const *j, struct cp_options const *x)
   return auto_workers;
 }
 
-/* Start N workers, for the first file handed over, unless started; the
-   state they share with the main thread is settled first.  Return
-   whether there are workers.  */
+/* The file descriptors open now, or -1 if unknown.  */
+static intmax_t
+fds_open (void)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  if (!d)
+    return -1;
+  intmax_t n = 0;
+  for (struct dirent *e; (e = readdir (d)); )
+    n += e->d_name[0] != '.';
+  closedir (d);
+  /* Less the one that listed them.  */
+  return n - 1;
+}
+
+/* The descriptors that a worker holds at once: the source, the copy,
+   and one for what a library may open meanwhile; and those that the
+   main thread keeps for itself: a directory listed, a file copied, a
+   backup's directory, a directory probed, and some to spare.  */
+enum { WORKER_FDS = 3, MAIN_FDS = 8 };
+
+/* How many of N workers the limit on open files (RLIMIT_NOFILE) leaves
+   room for, with the descriptors open now: GNU cp copies a tree with a
+   handful of them, and with "ulimit -n 16" --jobs=8 must not fail where
+   it does not.  */
+static size_t
+workers_for_fds (size_t n)
+{
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY
+      || (n + 1) * WORKER_FDS + MAIN_FDS + 1024 <= rl.rlim_cur)
+    return n;
+  intmax_t open_now = fds_open ();
+  if (open_now < 0)
+    open_now = 64;
+  intmax_t left = (intmax_t) rl.rlim_cur - open_now - MAIN_FDS;
+  return left < WORKER_FDS ? 0 : MIN (n, (size_t) (left / WORKER_FDS));
+}
+
+/* Start N workers, or as many as the limit on open files leaves room
+   for, for the first file handed over, unless started; the state they
+   share with the main thread is settled first.  Return whether there
+   are workers.  */
 static bool
 start_workers (size_t n)
 {
   static bool failed;
   if (jobs_started || failed)
     return jobs_started;
+  n = workers_for_fds (n);
   /* libattr reads /etc/xattr.conf when first asked, and partial.c
      learns the caller's user ID once: now, before workers ask.  */
   xattr_conf_allows ("user.cpr");
   partial_init ();
-  failed = !jobs_start (n);
+  failed = n == 0 || !jobs_start (n);
   return jobs_started;
 }
 
@@ -2369,11 +2435,22 @@ settle_entry (struct job const *j)
 static bool
 deferrable (struct job const *j, struct cp_options const *x)
 {
-  return (x->jobs != 1 && S_ISREG (j->src_st.st_mode) && j->new_dst
+  return (x->jobs != 1 && !fds_short && S_ISREG (j->src_st.st_mode)
+          && j->new_dst
           && !j->backup && j->src_st.st_nlink == 1 && !may_be_linked (j, x)
           && !x->hard_link && !x->symbolic_link
           && x->interactive != I_ASK_USER && !progress_active ()
           && !j->command_line_arg && !source_followed (j, x));
+}
+
+/* Note what became of the copy of the task T, for the table of
+   destinations made, if it succeeded (OK).  */
+static void
+note_created (struct task *t, bool ok)
+{
+  t->created = (ok && t->x->dest_info
+                && fstatat (dst_dirfd, t->j.dst_rel, &t->dst_st,
+                            AT_SYMLINK_NOFOLLOW) == 0);
 }
 
 /* A worker's part: copy the file, and see what became of it for the
@@ -2383,9 +2460,22 @@ run_task (void *arg)
 {
   struct task *t = arg;
   bool ok = copy_reg (&t->j, t->x);
-  t->created = (ok && t->x->dest_info
-                && fstatat (dst_dirfd, t->j.dst_rel, &t->dst_st,
-                            AT_SYMLINK_NOFOLLOW) == 0);
+  note_created (t, ok);
+  return ok;
+}
+
+/* Copy the file of the task T, which its worker handed back for want of
+   a file descriptor, on the main thread, at its turn in the output;
+   and from now on, copy every file there.  */
+static bool
+copy_handed_back (struct task *t)
+{
+  fds_short = true;
+  jobs_count_back ();
+  t->j.handed_back = false;
+  t->j.deferred = false;
+  bool ok = copy_reg (&t->j, t->x);
+  note_created (t, ok);
   return ok;
 }
 
@@ -2395,6 +2485,8 @@ static void
 finish_task (void *arg, bool ok)
 {
   struct task *t = arg;
+  if (t->j.handed_back)
+    ok = copy_handed_back (t);
   if (!ok)
     tasks_failed = true;
   else if (t->created)

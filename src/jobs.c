@@ -81,15 +81,15 @@ static bool stopping;
 static pthread_t *workers;
 static size_t n_workers;
 
-/* The jobs submitted, for jobs_report.  */
-static uintmax_t n_submitted;
+/* The jobs submitted, and those handed back, for jobs_report.  */
+static uintmax_t n_submitted, n_back;
 
 /* The job the calling worker runs, or NULL on the main thread.  */
 static _Thread_local struct entry *current;
 
-/* Set while the main thread writes an entry's output: what it says
-   then (a warning out_later calls for) belongs there, and is said at
-   once.  */
+/* Set while the main thread writes an entry's output, and calls its
+   DONE: what it says then (a warning out_later calls for, a copy that a
+   worker handed back) belongs there, and is said at once.  */
 static bool writing;
 
 static struct entry *
@@ -120,7 +120,6 @@ add_segment (struct entry *e, int kind)
 static void
 write_output (struct entry *e)
 {
-  writing = true;
   for (struct segment *s = e->out, *next; s; s = next)
     {
       next = s->next;
@@ -133,7 +132,6 @@ write_output (struct entry *e)
       free (s->text);
       free (s);
     }
-  writing = false;
 }
 
 /* Write the entries from the oldest on that are done, and finish their
@@ -155,9 +153,13 @@ write_done (void)
       pthread_mutex_unlock (&lock);
       if (!ready)
         return;
+      /* DONE too is at its place in the output: what it says goes out
+         at once.  */
+      writing = true;
       write_output (&e);
       if (e.run)
         e.done (e.arg, e.ok);
+      writing = false;
     }
 }
 
@@ -329,6 +331,12 @@ jobs_any (bool (*fn) (void const *, void const *), void const *ctx)
   return false;
 }
 
+void
+jobs_count_back (void)
+{
+  n_back++;
+}
+
 bool
 jobs_worker (void)
 {
@@ -349,7 +357,8 @@ jobs_report (void)
   FILE *f = fopen (name, "a");
   if (!f)
     return;
-  fprintf (f, "workers %zu jobs %ju\n", n_workers, n_submitted);
+  fprintf (f, "workers %zu jobs %ju back %ju\n", n_workers, n_submitted,
+           n_back);
   fclose (f);
 }
 

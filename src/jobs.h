@@ -46,7 +46,8 @@ bool jobs_start (size_t workers);
 
 /* Have a worker call RUN (ARG), and then, on the main thread, in the
    order of submission and after writing the output RUN made, DONE (ARG,
-   what RUN returned).  Waits while the ring is full.  Main thread.  */
+   what RUN returned), whose own output goes out at once, in its place.
+   Waits while the ring is full.  Main thread.  */
 void jobs_submit (bool (*run) (void *), void (*done) (void *, bool),
                   void *arg);
 
@@ -71,12 +72,16 @@ bool jobs_pending (void);
 bool jobs_any (bool (*fn) (void const *arg, void const *ctx),
                void const *ctx);
 
+/* Count a job that its worker handed back to the main thread's DONE,
+   for jobs_report.  Main thread.  */
+void jobs_count_back (void);
+
 /* Whether the calling thread is a worker.  */
 bool jobs_worker (void);
 
 /* Drain, then stop the worker threads; with CPR_JOBS_REPORT=FILE in
-   the environment, say in FILE how many there were, and how many jobs
-   they ran.  Main thread.  */
+   the environment, say in FILE how many there were, how many jobs they
+   were given, and how many of those they handed back.  Main thread.  */
 void jobs_end (void);
 
 /* printf to standard output, in the order of the output.  */

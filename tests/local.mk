@@ -92,7 +92,8 @@ tests/cpr-jobs/%.jobs: tests/cpr/%.sh
 # The same tree copied a hundred times with --jobs=8 and with --jobs=1;
 # --jobs's own options and cases.
 HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
-  tests/cpr/jobs-args.sh tests/cpr/jobs-names.sh tests/cpr/jobs-backup.sh
+  tests/cpr/jobs-args.sh tests/cpr/jobs-names.sh tests/cpr/jobs-backup.sh \
+  tests/cpr/jobs-nofile.sh
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from

@@ -49,7 +49,7 @@ run_ ()
 # same_ NAME: --jobs=4 handed a file to a worker, and did what --jobs=1 did.
 same_ ()
 {
-  test "$(tail -n 1 rep | sed 's/.* jobs //')" -gt 0 ||
+  test "$(tail -n 1 rep | sed 's/.* jobs \([0-9]*\) .*/\1/')" -gt 0 ||
     { echo "$1: no file handed to a worker" >&2; fail=1; }
   compare $1.1 $1.4 || fail=1
 }

@@ -32,7 +32,7 @@ test -x "$tree_state" || framework_failure_ "tree-state not built"
 report_ () { r_=$1; shift; env CPR_JOBS_REPORT="$PWD/$r_" "$@"; }
 # workers_ FILE, jobs_ FILE: the numbers of the last run reported there.
 workers_ () { tail -n 1 "$1" | sed -n 's/^workers \([0-9]*\) .*/\1/p'; }
-jobs_ () { tail -n 1 "$1" | sed -n 's/.* jobs \([0-9]*\)$/\1/p'; }
+jobs_ () { tail -n 1 "$1" | sed -n 's/.* jobs \([0-9]*\) .*/\1/p'; }
 
 mkdir -p src/d dst/src/d || framework_failure_
 for i in 1 2 3 4 5 6 7 8; do
