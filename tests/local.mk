@@ -106,6 +106,10 @@ HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh \
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
+# The copy_range wrapper's probe, from threads at once, under
+# ThreadSanitizer, which the test builds it with.
+HOST_TESTS += tests/cpr/copy-range-race.sh
+EXTRA_DIST += tests/cpr-data/copy-range-race.c
 # System calls per file of a tree, against GNU cp's (strace).
 HOST_TESTS += tests/cpr/calls.sh
 # What the tests that trace cpr beside GNU cp check first.
