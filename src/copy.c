@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -44,6 +45,7 @@
 #include "file-set.h"
 #include "filemode.h"
 #include "filenamecat.h"
+#include "fold.h"
 #include "gettext.h"
 #include "hash-triple.h"
 #include "intprops.h"
@@ -63,6 +65,13 @@
 #include "yesno.h"
 
 #define _(msgid) gettext (msgid)
+
+/* The ioctl that reads a file's inode flags, as <linux/fs.h> has it,
+   which clashes with <sys/mount.h>.  The kernel reads and writes an int,
+   whatever the type in the name.  */
+#ifndef FS_IOC_GETFLAGS
+# define FS_IOC_GETFLAGS _IOR ('f', 1, long)
+#endif
 
 /* What the caller of copy asked for at the top, for the message about
    copying a directory into itself, which names the operands.  */
@@ -224,6 +233,7 @@ struct dst_dir
   bool known;                   /* DEV and INO hold */
   dev_t dev;
   ino_t ino;
+  bool wide;                    /* fold_wide: it may fold other bytes */
 };
 
 /* The directories being copied around the current file, innermost
@@ -1443,17 +1453,38 @@ set_dir_attributes (struct job const *j, mode_t final_mode,
   return ok;
 }
 
-/* --jobs: which directory DST_REL is, as the names of the copies into it
-   lead there: through a symlink too.  Only the device is known with
-   --jobs=1, which needs no more, and one call per directory less.  */
+/* --jobs: which directory DST_REL, on the device DEV, is, as the names
+   of the copies into it lead there (through a symlink too), and whether
+   it may take names of different bytes for one (fold.h), from its inode
+   flags and its file system.  Whatever is not found out is taken at
+   its worst.  --jobs=1 needs none of it, and saves the calls.  */
 static struct dst_dir
 probe_dst_dir (char const *dst_rel, dev_t dev, struct cp_options const *x)
 {
+  struct dst_dir d = { .dev = dev, .wide = true };
+  if (x->jobs == 1)
+    return d;
   struct stat st;
-  if (x->jobs == 1 || fstatat (dst_dirfd, dst_rel, &st, 0) != 0)
-    return (struct dst_dir) { .dev = dev };
-  return (struct dst_dir) { .known = true, .dev = st.st_dev,
-                            .ino = st.st_ino };
+  int fd = openat (dst_dirfd, dst_rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      /* A directory we may not read: its identity, at least.  */
+      if (fstatat (dst_dirfd, dst_rel, &st, 0) == 0)
+        d = (struct dst_dir) { .known = true, .dev = st.st_dev,
+                               .ino = st.st_ino, .wide = true };
+      return d;
+    }
+  if (fstat (fd, &st) == 0)
+    d = (struct dst_dir) { .known = true, .dev = st.st_dev,
+                           .ino = st.st_ino, .wide = true };
+  int flags;
+  bool flags_known = ioctl (fd, FS_IOC_GETFLAGS, &flags) == 0;
+  struct statfs fs;
+  if (fstatfs (fd, &fs) == 0)
+    d.wide = fold_wide ((unsigned long) fs.f_type, flags_known,
+                        flags_known ? (unsigned int) flags : 0);
+  close (fd);
+  return d;
 }
 
 /* Copy the directory J->src to J->dst, creating it if needed, then its
@@ -2341,23 +2372,6 @@ dst_dev_of (struct job const *j)
   return j->ancestors ? j->ancestors->dst.dev : top_dst_dev;
 }
 
-/* NAME folded for a comparison that finds two names that a file system
-   which ignores case may take for one: ASCII letters in lower case,
-   and every other byte of a multibyte character the same, which takes
-   more names for one than such a file system does, never fewer (when
-   the folded forms have the same length).  */
-static char *
-fold_name (char const *name)
-{
-  char *f = xstrdup (name);
-  for (char *p = f; *p; p++)
-    if ('A' <= *p && *p <= 'Z')
-      *p += 'a' - 'A';
-    else if ((unsigned char) *p & 0x80)
-      *p = (char) 0x80;
-  return f;
-}
-
 /* A regular file copied on a worker: its job, with names of its own,
    and what the main thread needs once it is done.  */
 struct task
@@ -2365,17 +2379,17 @@ struct task
   struct job j;
   struct cp_options const *x;
   struct dst_dir dir;           /* the directory J.dst is in */
-  char *folded;                 /* J.dst's last component, fold_name'd */
+  char *key;                    /* J.dst's last component's fold_key */
   intmax_t cost;                /* its room */
   bool created;                 /* DST_ST is the status of the copy */
   struct stat dst_st;
 };
 
-/* Where a copy goes: into DIR, by a name whose fold_name is FOLDED.  */
+/* Where a copy goes: into DIR, by a name whose fold_key is KEY.  */
 struct place
 {
   struct dst_dir const *dir;
-  char const *folded;
+  char const *key;
 };
 
 /* jobs_any: whether the task ARG's destination may be the place CTX:
@@ -2389,7 +2403,7 @@ same_place (void const *arg, void const *ctx)
   if (!t->dir.known || !p->dir->known)
     return true;
   return (t->dir.dev == p->dir->dev && t->dir.ino == p->dir->ino
-          && strcmp (t->folded, p->folded) == 0);
+          && fold_clash (t->key, p->key));
 }
 
 /* Whether what the main thread is about to do with J, or to J->dst,
@@ -2405,10 +2419,11 @@ depends_on_tasks (struct job const *j)
 {
   if (!j->ancestors)
     return true;
-  char *folded = fold_name (last_component (j->dst_rel));
-  struct place p = { .dir = &j->ancestors->dst, .folded = folded };
+  struct dst_dir const *dir = &j->ancestors->dst;
+  char *key = fold_key (last_component (j->dst_rel), dir->wide);
+  struct place p = { .dir = dir, .key = key };
   bool in_flight = jobs_any (same_place, &p);
-  free (folded);
+  free (key);
   return in_flight;
 }
 
@@ -2495,7 +2510,7 @@ finish_task (void *arg, bool ok)
   free ((char *) t->j.src);
   free ((char *) t->j.dst);
   free ((char *) t->j.dst_rel);
-  free (t->folded);
+  free (t->key);
   free (t);
 }
 
@@ -2513,7 +2528,8 @@ defer_copy (struct job *j, struct cp_options const *x)
   struct task *t = xmalloc (sizeof *t);
   *t = (struct task) { .j = *j, .x = x, .cost = cost,
                        .dir = j->ancestors->dst,
-                       .folded = fold_name (last_component (j->dst_rel)) };
+                       .key = fold_key (last_component (j->dst_rel),
+                                        j->ancestors->dst.wide) };
   t->j.src = xstrdup (j->src);
   t->j.dst = xstrdup (j->dst);
   t->j.dst_rel = xstrdup (j->dst_rel);
