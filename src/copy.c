@@ -21,12 +21,17 @@
 
 #include "copy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #if HAVE_ATTR_COPY_CHECK_PERMISSIONS
@@ -40,9 +45,11 @@
 #include "file-set.h"
 #include "filemode.h"
 #include "filenamecat.h"
+#include "fold.h"
 #include "gettext.h"
 #include "hash-triple.h"
 #include "intprops.h"
+#include "jobs.h"
 #include "minmax.h"
 #include "partial.h"
 #include "progname.h"
@@ -59,6 +66,13 @@
 
 #define _(msgid) gettext (msgid)
 
+/* The ioctl that reads a file's inode flags, as <linux/fs.h> has it,
+   which clashes with <sys/mount.h>.  The kernel reads and writes an int,
+   whatever the type in the name.  */
+#ifndef FS_IOC_GETFLAGS
+# define FS_IOC_GETFLAGS _IOR ('f', 1, long)
+#endif
+
 /* What the caller of copy asked for at the top, for the message about
    copying a directory into itself, which names the operands.  */
 static char const *top_level_src_name;
@@ -68,6 +82,17 @@ static char const *top_level_dst_name;
    directories are relative to: the target directory, when there is
    one, so that a symlink to it counts as the directory itself.  */
 static int dst_dirfd = AT_FDCWD;
+
+/* Set dst_dirfd to DIRFD, after the copies in flight (--jobs), which
+   use the one before.  */
+static void
+set_dst_dirfd (int dirfd)
+{
+  if (dst_dirfd == dirfd)
+    return;
+  jobs_drain ();
+  dst_dirfd = dirfd;
+}
 
 /* A file this invocation already dealt with, by device and inode.  */
 struct seen
@@ -131,6 +156,7 @@ hash_init (void)
 void
 forget_all (void)
 {
+  jobs_end ();
   hash_free (copied_sources);
   hash_free (dir_copies);
 }
@@ -197,13 +223,36 @@ src_info_init (struct cp_options *x)
   x->src_info = file_set (false);
 }
 
+/* What copies side by side (--jobs) know of a directory that they copy
+   into: its device, for the room there, and which directory it is, to
+   find the copies whose names clash there.  Which directory, and not
+   the text of its name: "T/./f" and "T/f", or a name through a
+   symlink, lead to one file.  */
+struct dst_dir
+{
+  bool known;                   /* DEV and INO hold */
+  dev_t dev;
+  ino_t ino;
+  bool wide;                    /* fold_wide: it may fold other bytes */
+};
+
 /* The directories being copied around the current file, innermost
    first: meeting one again through a symlink is a cycle.  */
 struct ancestor
 {
   dev_t dev;
   ino_t ino;
+  struct dst_dir dst;           /* its copy (--jobs) */
   struct ancestor const *parent;
+};
+
+/* The file system that last said it cannot hold a mark (tmpfs before
+   Linux 6.6, an NFS server without user xattrs): the files after the
+   first on it are copied unmarked without a failing call each.  */
+struct unmarkable
+{
+  bool known;
+  dev_t dev;
 };
 
 /* The state of one copy in progress: the source, the destination and
@@ -223,6 +272,9 @@ struct job
   struct ancestor const *ancestors; /* the directories SRC is in */
   bool listed;                  /* SRC, a directory, was listed */
   bool leading;                 /* DST leads to a --parents copy */
+  bool deferred;                /* copied on a worker (--jobs) */
+  bool handed_back;             /* the worker ran out of descriptors */
+  struct unmarkable unmarkable; /* then, what it knows of marks */
 };
 
 static void count_found (struct stat const *st, struct cp_options const *x);
@@ -712,10 +764,10 @@ static void
 print_verbose (struct job const *j)
 {
   progress_hide ();
-  printf ("%s -> %s", quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+  out_printf ("%s -> %s", quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
   if (j->backup)
-    printf (_(" (backup: %s)"), quoteaf (j->backup));
-  putchar ('\n');
+    out_printf (_(" (backup: %s)"), quoteaf (j->backup));
+  out_printf ("\n");
   progress_resume ();
 }
 
@@ -724,7 +776,7 @@ static void
 print_removed (struct job const *j)
 {
   progress_hide ();
-  printf (_("removed %s\n"), quoteaf (j->dst));
+  out_printf (_("removed %s\n"), quoteaf (j->dst));
   progress_resume ();
 }
 
@@ -741,6 +793,20 @@ remove_dst (struct job *j, struct cp_options const *x)
   j->new_dst = true;
   if (x->verbose)
     print_removed (j);
+  return true;
+}
+
+/* Whether ERR, the failure of a call that opened no file and changed
+   nothing, should hand J back to the main thread, which copies the file
+   itself in its turn: on a worker (--jobs) that ran out of file
+   descriptors, as GNU cp, one file at a time, would not.  Note it in
+   J then.  */
+static bool
+hand_back (struct job *j, int err)
+{
+  if (!(j->deferred && jobs_worker () && (err == EMFILE || err == ENFILE)))
+    return false;
+  j->handed_back = true;
   return true;
 }
 
@@ -829,6 +895,9 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
       int err = errno;
+      /* Linux takes a descriptor before it makes the file.  */
+      if (hand_back (j, err))
+        return -1;
       if (err == EISDIR && j->dst[strlen (j->dst) - 1] == '/')
         err = ENOTDIR;
       error (0, err, _("cannot create regular file %s"), quoteaf (j->dst));
@@ -839,6 +908,24 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
   return fd;
 }
 
+static void warn_unmarkable (char const *name, int err);
+
+/* warn_unmarkable's arguments, kept by a worker for the main thread.  */
+struct unmarkable_warning
+{
+  char *name;
+  int err;
+};
+
+static void
+warn_unmarkable_later (void *arg)
+{
+  struct unmarkable_warning *w = arg;
+  warn_unmarkable (w->name, w->err);
+  free (w->name);
+  free (w);
+}
+
 /* With --continue, say once, for the first file NAME where it shows,
    that a file system cannot hold the marks of partial copies (ERR says
    why): those copies cannot be continued, and are made whole.  Once, for
@@ -847,6 +934,18 @@ static void
 warn_unmarkable (char const *name, int err)
 {
   static bool warned;
+  /* The warning goes with the first file in the copy's order, which
+     jobs on workers (--jobs) may reach in another: they leave it to
+     the main thread, which decides in order.  */
+  if (jobs_worker ())
+    {
+      struct unmarkable_warning *w = xmalloc (sizeof *w);
+      *w = (struct unmarkable_warning) { .name = xstrdup (name),
+                                         .err = err };
+      out_later (warn_unmarkable_later, w);
+      return;
+    }
+  jobs_drain ();
   if (warned)
     return;
   warned = true;
@@ -855,14 +954,38 @@ warn_unmarkable (char const *name, int err)
          quoteaf (name), strerror (err));
 }
 
-/* The file system that last said it cannot hold a mark (tmpfs before
-   Linux 6.6, an NFS server without user xattrs): the files after the
-   first on it are copied unmarked without a failing call each.  */
-static struct unmarkable
+/* What the main thread knows of the file systems that hold no marks.  */
+static struct unmarkable unmarkable;
+
+/* Whether the file system DEV is known to hold no marks, as J knows it.
+   A job on a worker (--jobs) knows what the main thread knew when it
+   handed the job over: were it to learn it from jobs after it in the
+   copy's order, it would not try, and the warning that the first file
+   to try gives would come with a later file than without workers.  */
+static bool
+known_unmarkable (struct job const *j, dev_t dev)
 {
-  bool known;
-  dev_t dev;
-} unmarkable;
+  struct unmarkable const *u = j->deferred ? &j->unmarkable : &unmarkable;
+  return u->known && u->dev == dev;
+}
+
+static void
+set_unmarkable (void *arg)
+{
+  dev_t *dev = arg;
+  unmarkable = (struct unmarkable) { .known = true, .dev = *dev };
+  free (dev);
+}
+
+/* The file system DEV cannot hold marks: note it, in the copy's
+   order.  */
+static void
+note_unmarkable (dev_t dev)
+{
+  dev_t *arg = xmalloc (sizeof *arg);
+  *arg = dev;
+  out_later (set_unmarkable, arg);
+}
 
 /* Marking J->dst as a partial copy failed with ERR.  The copy goes on
    unmarked, as GNU cp makes it; only --continue, which was asked to
@@ -944,14 +1067,14 @@ begin_data (struct job const *j, int src_fd, struct stat const *src_st,
      progress; any other gets it now, before the truncation, in place
      of whatever mark it had.  */
   bool now = !(j->new_dst && partial_unfinished_mode (dst_st, j->src_st.st_uid));
-  if (unmarkable.known && dst_st->st_dev == unmarkable.dev)
+  if (known_unmarkable (j, dst_st->st_dev))
     ;
   else if (partial_begin (mark, dst_fd, src_fd, src_st, *start, now) != 0)
     {
-      if (partial_unsupported (errno))
-        unmarkable = (struct unmarkable) { .known = true,
-                                           .dev = dst_st->st_dev };
-      mark_failed (j, errno, x);
+      int err = errno;
+      if (partial_unsupported (err))
+        note_unmarkable (dst_st->st_dev);
+      mark_failed (j, err, x);
     }
   /* As O_TRUNC would, even an empty file: the truncation updates its
      times and clears its set-ID bits.  */
@@ -984,8 +1107,7 @@ copy_reg_data (struct job const *j, int src_fd, struct stat const *src_st,
   if (mark->failed)
     {
       if (partial_unsupported (mark->err))
-        unmarkable = (struct unmarkable) { .known = true,
-                                           .dev = dst_st->st_dev };
+        note_unmarkable (dst_st->st_dev);
       mark_failed (j, mark->err, x);
     }
   if (ok && x->debug)
@@ -1019,7 +1141,8 @@ copy_reg (struct job *j, struct cp_options const *x)
   int src_fd = open (j->src, src_flags);
   if (src_fd < 0)
     {
-      error (0, errno, _("cannot open %s for reading"), quoteaf (j->src));
+      if (!hand_back (j, errno))
+        error (0, errno, _("cannot open %s for reading"), quoteaf (j->src));
       return false;
     }
 
@@ -1270,10 +1393,10 @@ count_entries (struct job const *j, char const *names,
   progress_dir_listed ();
 }
 
-/* Copy each entry of the directory J->src into J->dst.  */
+/* Copy each entry of the directory J->src into J->dst, which is DST.  */
 static bool
-copy_dir_entries (struct job const *j, struct cp_options const *x,
-                  bool *copy_into_self)
+copy_dir_entries (struct job const *j, struct dst_dir const *dst,
+                  struct cp_options const *x, bool *copy_into_self)
 {
   char *names = savedir (j->src, SAVEDIR_SORT_FASTREAD);
   if (!names)
@@ -1285,7 +1408,7 @@ copy_dir_entries (struct job const *j, struct cp_options const *x,
   if (progress_active ())
     count_entries (j, names, x);
   struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
-                           .parent = j->ancestors };
+                           .dst = *dst, .parent = j->ancestors };
   bool ok = true;
   for (char const *n = names; *n; n += strlen (n) + 1)
     {
@@ -1330,6 +1453,40 @@ set_dir_attributes (struct job const *j, mode_t final_mode,
   return ok;
 }
 
+/* --jobs: which directory DST_REL, on the device DEV, is, as the names
+   of the copies into it lead there (through a symlink too), and whether
+   it may take names of different bytes for one (fold.h), from its inode
+   flags and its file system.  Whatever is not found out is taken at
+   its worst.  --jobs=1 needs none of it, and saves the calls.  */
+static struct dst_dir
+probe_dst_dir (char const *dst_rel, dev_t dev, struct cp_options const *x)
+{
+  struct dst_dir d = { .dev = dev, .wide = true };
+  if (x->jobs == 1)
+    return d;
+  struct stat st;
+  int fd = openat (dst_dirfd, dst_rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      /* A directory we may not read: its identity, at least.  */
+      if (fstatat (dst_dirfd, dst_rel, &st, 0) == 0)
+        d = (struct dst_dir) { .known = true, .dev = st.st_dev,
+                               .ino = st.st_ino, .wide = true };
+      return d;
+    }
+  if (fstat (fd, &st) == 0)
+    d = (struct dst_dir) { .known = true, .dev = st.st_dev,
+                           .ino = st.st_ino, .wide = true };
+  int flags;
+  bool flags_known = ioctl (fd, FS_IOC_GETFLAGS, &flags) == 0;
+  struct statfs fs;
+  if (fstatfs (fd, &fs) == 0)
+    d.wide = fold_wide ((unsigned long) fs.f_type, flags_known,
+                        flags_known ? (unsigned int) flags : 0);
+  close (fd);
+  return d;
+}
+
 /* Copy the directory J->src to J->dst, creating it if needed, then its
    contents, then its attributes (last, so that a read-only or old
    timestamp does not get in the way of filling it).  */
@@ -1337,6 +1494,7 @@ static bool
 copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
 {
   mode_t final_mode = KEEP_MODE;
+  dev_t dst_dev = j->dst_st.st_dev;
   if (j->new_dst)
     {
       /* Until the attributes are set, the directory must be ours to
@@ -1358,6 +1516,7 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
           return false;
         }
       remember (dir_copies, &st, j->dst_rel, NULL);
+      dst_dev = st.st_dev;
       if (x->verbose)
         print_verbose (j);
       /* The final mode gives back what was omitted (unless the umask
@@ -1377,17 +1536,24 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
     }
 
   bool ok = true;
+  uintmax_t first_job = jobs_next ();
   /* -x: a directory on another file system is copied, but empty.  */
   if (!(x->one_file_system && j->parent_dev != 0
         && j->parent_dev != j->src_st.st_dev))
     {
       j->listed = true;
-      ok = copy_dir_entries (j, x, copy_into_self);
+      struct dst_dir dst = probe_dst_dir (j->dst_rel, dst_dev, x);
+      ok = copy_dir_entries (j, &dst, x, copy_into_self);
     }
 
   if (j->new_dst || x->preserve_mode || x->preserve_ownership
       || x->preserve_timestamps || x->preserve_xattr)
-    ok &= set_dir_attributes (j, final_mode, x);
+    {
+      /* Its entries' copies on workers (--jobs) change its times, and
+         may need its permissions.  */
+      jobs_wait (first_job);
+      ok &= set_dir_attributes (j, final_mode, x);
+    }
   return ok;
 }
 
@@ -1399,7 +1565,7 @@ copy_dir_attributes (char const *src_name, struct stat const *src_st,
 {
   struct job j = { .src = src_name, .dst = dst_name, .dst_rel = dst_relname,
                    .src_st = *src_st, .new_dst = new_dst, .leading = true };
-  dst_dirfd = dst_dir_fd;
+  set_dst_dirfd (dst_dir_fd);
   return set_dir_attributes (&j, final_mode, x);
 }
 
@@ -1544,6 +1710,10 @@ free_backup (struct job *j)
 static bool
 make_backup (struct job *j, struct cp_options const *x)
 {
+  /* A copy in flight (--jobs) may be about to make a file of the name
+     that the backup takes: a numbered backup would not see it yet, and
+     take it; a simple one would be renamed over it, or in its way.  */
+  jobs_drain ();
   /* A backup named like the source would replace the source.  */
   char *name = find_backup_file_name (AT_FDCWD, j->dst, x->backup_type);
   bool clash = same_name (j->src, name);
@@ -1940,6 +2110,458 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   return true;
 }
 
+/* --jobs: regular files copied on worker threads (jobs.h).  The main
+   thread walks the tree as without it and hands over the copy of a new
+   regular file (its creation, data and attributes: copy_reg) when
+   nothing else can depend on when that copy happens.  Everything else
+   stays with the main thread, in order: the other kinds of files, the
+   tables of copied files, -i's questions, and the attributes of a
+   directory, set once the copies into it are done.  */
+
+/* Whether a copy handed over failed.  */
+static bool tasks_failed;
+
+/* Whether a worker ran out of file descriptors: the files after it are
+   copied one at a time, by the main thread.  */
+static bool fds_short;
+
+/* The number of files at once that --jobs=auto settled on; 0 before.  */
+static size_t auto_workers;
+
+/* --jobs=auto: how many files to copy at once into the directory of
+   DST.  A file server (NFS, SMB, Ceph, AFS, Lustre, GPFS, 9P, FUSE)
+   answers each request of a copy of a small file (create, write, set
+   the attributes, close) after a round trip, which is most of its
+   time: copies side by side overlap their round trips, and 8 keep a
+   server busy without flooding it.  On a local disk the copy of a
+   small file costs the processor little and waits for nothing that
+   another copy would overlap, and copies side by side of large files
+   only make the disk seek between them: one at a time.  */
+static size_t
+auto_jobs (char const *dst)
+{
+  enum
+  {
+    NFS_MAGIC = 0x6969,
+    SMB_MAGIC = 0x517B,
+    SMB2_MAGIC = 0xFE534D42,
+    CIFS_MAGIC = 0xFF534D42,
+    CEPH_MAGIC = 0x00C36400,
+    AFS_MAGIC = 0x5346414F,
+    OPENAFS_MAGIC = 0x6B414653,
+    LUSTRE_MAGIC = 0x0BD00BD0,
+    GPFS_MAGIC = 0x47504653,
+    V9FS_MAGIC = 0x01021997,
+    FUSE_MAGIC = 0x65735546,
+  };
+  char *dir = dir_name (dst);
+  struct statfs fs;
+  int r = statfs (dir, &fs);
+  free (dir);
+  if (r != 0)
+    return 1;
+  switch ((uint32_t) fs.f_type)
+    {
+    case NFS_MAGIC: case SMB_MAGIC: case SMB2_MAGIC: case CIFS_MAGIC:
+    case CEPH_MAGIC: case AFS_MAGIC: case OPENAFS_MAGIC: case LUSTRE_MAGIC:
+    case GPFS_MAGIC: case V9FS_MAGIC: case FUSE_MAGIC:
+      return 8;
+    default:
+      return 1;
+    }
+}
+
+/* How many files at once may be copied (--jobs) where J goes: with
+   --jobs=auto, what the first file handed over decides.  */
+static size_t
+jobs_for (struct job const *j, struct cp_options const *x)
+{
+  if (x->jobs)
+    return x->jobs;
+  if (!auto_workers)
+    auto_workers = auto_jobs (j->dst);
+  return auto_workers;
+}
+
+/* The file descriptors open now, or -1 if unknown.  */
+static intmax_t
+fds_open (void)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  if (!d)
+    return -1;
+  intmax_t n = 0;
+  for (struct dirent *e; (e = readdir (d)); )
+    n += e->d_name[0] != '.';
+  closedir (d);
+  /* Less the one that listed them.  */
+  return n - 1;
+}
+
+/* The descriptors that a worker holds at once: the source, the copy,
+   and one for what a library may open meanwhile; and those that the
+   main thread keeps for itself: a directory listed, a file copied, a
+   backup's directory, a directory probed, and some to spare.  */
+enum { WORKER_FDS = 3, MAIN_FDS = 8 };
+
+/* How many of N workers the limit on open files (RLIMIT_NOFILE) leaves
+   room for, with the descriptors open now: GNU cp copies a tree with a
+   handful of them, and with "ulimit -n 16" --jobs=8 must not fail where
+   it does not.  */
+static size_t
+workers_for_fds (size_t n)
+{
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY
+      || (n + 1) * WORKER_FDS + MAIN_FDS + 1024 <= rl.rlim_cur)
+    return n;
+  intmax_t open_now = fds_open ();
+  if (open_now < 0)
+    open_now = 64;
+  intmax_t left = (intmax_t) rl.rlim_cur - open_now - MAIN_FDS;
+  return left < WORKER_FDS ? 0 : MIN (n, (size_t) (left / WORKER_FDS));
+}
+
+/* Start N workers, or as many as the limit on open files leaves room
+   for, for the first file handed over, unless started; the state they
+   share with the main thread is settled first.  Return whether there
+   are workers.  */
+static bool
+start_workers (size_t n)
+{
+  static bool failed;
+  if (jobs_started || failed)
+    return jobs_started;
+  n = workers_for_fds (n);
+  /* libattr reads /etc/xattr.conf when first asked, and partial.c
+     learns the caller's user ID once: now, before workers ask.  */
+  xattr_conf_allows ("user.cpr");
+  partial_init ();
+  failed = n == 0 || !jobs_start (n);
+  return jobs_started;
+}
+
+/* Room on the destination's file system for the copies in flight.
+   Which copies fit on a file system that fills up must not depend on
+   the order in which workers happen to write them.  So a copy is
+   handed over only while the file system has room for it and for all
+   those in flight; otherwise the copies are made one at a time, in
+   order, as by GNU cp.  The room is what statvfs says is free, less a
+   reserve for what the estimates leave out (directories, xattrs, the
+   file system's own metadata), less the estimates of the copies in
+   flight and of what the main thread made since; statvfs is asked
+   again when it runs out.  A quota, or another process filling the
+   file system meanwhile, is not foreseen.  */
+static struct
+{
+  bool known;                   /* the fields below hold */
+  dev_t dev;                    /* the file system */
+  intmax_t block;               /* its block size */
+  intmax_t bytes;               /* bytes left to hand over */
+  intmax_t files;               /* inodes left */
+  intmax_t busy_bytes;          /* what the copies in flight take */
+  intmax_t busy_files;
+} room;
+
+/* The reserve: 32 MiB and 1% of the file system, but at most 1 GiB of
+   that 1%, the largest share of space that a file system sets aside at
+   once for its metadata (btrfs's chunks): on a disk of many terabytes,
+   1% would be hundreds of gigabytes, which would keep --jobs from
+   copying side by side with plenty of room left.  */
+enum { ROOM_RESERVE = 32 << 20, ROOM_RESERVE_FILES = 64 };
+static intmax_t const ROOM_SHARE_MAX = (intmax_t) 1 << 30;
+
+/* What a copy of a file of SIZE bytes takes: its blocks and four more,
+   for its inode, its xattrs, its directory entry.  */
+static intmax_t
+room_cost (off_t size)
+{
+  intmax_t b = room.block;
+  return (size + b - 1) / b * b + 4 * b;
+}
+
+/* Find out the room on the file system DEV, that of the directory of
+   DST.  */
+static void
+room_measure (dev_t dev, char const *dst)
+{
+  char *dir = dir_name (dst);
+  struct statvfs fs;
+  int r = statvfs (dir, &fs);
+  free (dir);
+  room.known = r == 0;
+  if (!room.known)
+    return;
+  room.dev = dev;
+  room.block = fs.f_frsize ? fs.f_frsize : fs.f_bsize;
+  if (room.block <= 0)
+    room.block = 4096;
+  intmax_t size = (intmax_t) fs.f_blocks * room.block;
+  room.bytes = ((intmax_t) fs.f_bavail * room.block - ROOM_RESERVE
+                - MIN (size / 100, ROOM_SHARE_MAX) - room.busy_bytes);
+  /* A file system without a count of inodes (btrfs) has no limit.  */
+  room.files = (fs.f_files
+                ? ((intmax_t) fs.f_favail - ROOM_RESERVE_FILES
+                   - (intmax_t) fs.f_files / 100 - room.busy_files)
+                : INTMAX_MAX);
+}
+
+/* Whether the copy of J, a regular file whose copy goes on the device
+   DEV, fits on it, with those in flight.  If so take its room, in
+   *COST.  Copies in flight to another file system are waited for:
+   room for one at a time.  */
+static bool
+room_take (struct job const *j, dev_t dev, intmax_t *cost)
+{
+  if (room.known && room.dev != dev)
+    jobs_drain ();
+  for (int tries = 0; ; tries++)
+    {
+      if (room.known && room.dev == dev)
+        {
+          *cost = room_cost (j->src_st.st_size);
+          if (*cost <= room.bytes && 1 <= room.files)
+            break;
+        }
+      /* Once more after a fresh look, then once more with nothing in
+         flight.  */
+      if (tries == 2)
+        return false;
+      if (tries == 1)
+        jobs_drain ();
+      room_measure (dev, j->dst);
+    }
+  room.bytes -= *cost;
+  room.files--;
+  room.busy_bytes += *cost;
+  room.busy_files++;
+  return true;
+}
+
+/* A copy in flight that took COST is done: statvfs sees it now.  */
+static void
+room_give_back (intmax_t cost)
+{
+  room.busy_bytes -= cost;
+  room.busy_files--;
+}
+
+/* The main thread is about to make J->dst on the device DEV: take its
+   room too, and if there is none left, wait for the copies in flight
+   first.  */
+static void
+room_for_main (struct job const *j, dev_t dev, struct cp_options const *x)
+{
+  if (!room.known || room.dev != dev)
+    return;
+  room.bytes -= room_cost (S_ISREG (j->src_st.st_mode) && !x->hard_link
+                           && !x->symbolic_link ? j->src_st.st_size : 0);
+  room.files--;
+  if (room.bytes < 0 || room.files < 0)
+    jobs_drain ();
+}
+
+/* The device J->dst goes on: that of the copy of the directory it is
+   in, or of the directory of an operand's destination, which the
+   copy's start measured.  */
+static dev_t top_dst_dev;
+
+static dev_t
+dst_dev_of (struct job const *j)
+{
+  return j->ancestors ? j->ancestors->dst.dev : top_dst_dev;
+}
+
+/* A regular file copied on a worker: its job, with names of its own,
+   and what the main thread needs once it is done.  */
+struct task
+{
+  struct job j;
+  struct cp_options const *x;
+  struct dst_dir dir;           /* the directory J.dst is in */
+  char *key;                    /* J.dst's last component's fold_key */
+  intmax_t cost;                /* its room */
+  bool created;                 /* DST_ST is the status of the copy */
+  struct stat dst_st;
+};
+
+/* Where a copy goes: into DIR, by a name whose fold_key is KEY.  */
+struct place
+{
+  struct dst_dir const *dir;
+  char const *key;
+};
+
+/* jobs_any: whether the task ARG's destination may be the place CTX:
+   the same directory, and names that may be one there.  A directory
+   not known may be any.  */
+static bool
+same_place (void const *arg, void const *ctx)
+{
+  struct task const *t = arg;
+  struct place const *p = ctx;
+  if (!t->dir.known || !p->dir->known)
+    return true;
+  return (t->dir.dev == p->dir->dev && t->dir.ino == p->dir->ino
+          && fold_clash (t->key, p->key));
+}
+
+/* Whether what the main thread is about to do with J, or to J->dst,
+   could depend on copies in flight, which must then be waited for: J's
+   destination is theirs, by a name that may be the same to a file
+   system that ignores case (in the copy's order, the later one is in
+   the way of the earlier).  The entries in a tree are found in the
+   source, which has none of the files that the copy makes, or the walk
+   would not have gone on; and before an operand, nothing is in flight
+   (copy).  */
+static bool
+depends_on_tasks (struct job const *j)
+{
+  if (!j->ancestors)
+    return true;
+  struct dst_dir const *dir = &j->ancestors->dst;
+  char *key = fold_key (last_component (j->dst_rel), dir->wide);
+  struct place p = { .dir = dir, .key = key };
+  bool in_flight = jobs_any (same_place, &p);
+  free (key);
+  return in_flight;
+}
+
+/* Before the main thread deals with J, wait for the copies in flight if
+   it could depend on them (above).  */
+static void
+settle_entry (struct job const *j)
+{
+  if (!jobs_pending ())
+    return;
+  if (depends_on_tasks (j))
+    jobs_drain ();
+}
+
+/* Whether the copy of J->src, a regular file, may be handed over: its
+   destination is new (a backup made room for it: no, for it must be
+   put back if the copy fails); its source has one name, for the copy
+   of a file with several is linked to (-d, -a), or its source's access
+   time, which reading it changes, copied (-p) with the next name's;
+   it is in a tree, for the copies in flight are waited for before each
+   operand (copy); and it was not reached through a symbolic link (-L),
+   which may lead anywhere, even to a copy in flight.  -i's questions
+   come one at a time, as does --progress's account of each file.  */
+static bool
+deferrable (struct job const *j, struct cp_options const *x)
+{
+  return (x->jobs != 1 && !fds_short && S_ISREG (j->src_st.st_mode)
+          && j->new_dst
+          && !j->backup && j->src_st.st_nlink == 1 && !may_be_linked (j, x)
+          && !x->hard_link && !x->symbolic_link
+          && x->interactive != I_ASK_USER && !progress_active ()
+          && !j->command_line_arg && !source_followed (j, x));
+}
+
+/* Note what became of the copy of the task T, for the table of
+   destinations made, if it succeeded (OK).  */
+static void
+note_created (struct task *t, bool ok)
+{
+  t->created = (ok && t->x->dest_info
+                && fstatat (dst_dirfd, t->j.dst_rel, &t->dst_st,
+                            AT_SYMLINK_NOFOLLOW) == 0);
+}
+
+/* A worker's part: copy the file, and see what became of it for the
+   table of destinations made.  */
+static bool
+run_task (void *arg)
+{
+  struct task *t = arg;
+  bool ok = copy_reg (&t->j, t->x);
+  note_created (t, ok);
+  return ok;
+}
+
+/* Copy the file of the task T, which its worker handed back for want of
+   a file descriptor, on the main thread, at its turn in the output;
+   and from now on, copy every file there.  */
+static bool
+copy_handed_back (struct task *t)
+{
+  fds_short = true;
+  jobs_count_back ();
+  t->j.handed_back = false;
+  t->j.deferred = false;
+  bool ok = copy_reg (&t->j, t->x);
+  note_created (t, ok);
+  return ok;
+}
+
+/* The main thread's part, in the copy's order, once the output of the
+   task ARG is written: what copy_job does after a copy.  */
+static void
+finish_task (void *arg, bool ok)
+{
+  struct task *t = arg;
+  if (t->j.handed_back)
+    ok = copy_handed_back (t);
+  if (!ok)
+    tasks_failed = true;
+  else if (t->created)
+    record_file (t->x->dest_info, t->j.dst, &t->dst_st);
+  room_give_back (t->cost);
+  free ((char *) t->j.src);
+  free ((char *) t->j.dst);
+  free ((char *) t->j.dst_rel);
+  free (t->key);
+  free (t);
+}
+
+/* Hand the copy of J over to a worker, if it may be and there is room
+   for it.  */
+static bool
+defer_copy (struct job *j, struct cp_options const *x)
+{
+  if (!deferrable (j, x))
+    return false;
+  size_t n = jobs_for (j, x);
+  intmax_t cost;
+  if (n <= 1 || !start_workers (n) || !room_take (j, dst_dev_of (j), &cost))
+    return false;
+  struct task *t = xmalloc (sizeof *t);
+  *t = (struct task) { .j = *j, .x = x, .cost = cost,
+                       .dir = j->ancestors->dst,
+                       .key = fold_key (last_component (j->dst_rel),
+                                        j->ancestors->dst.wide) };
+  t->j.src = xstrdup (j->src);
+  t->j.dst = xstrdup (j->dst);
+  t->j.dst_rel = xstrdup (j->dst_rel);
+  t->j.ancestors = NULL;
+  t->j.deferred = true;
+  t->j.unmarkable = unmarkable;
+  j->deferred = true;
+  jobs_submit (run_task, finish_task, t);
+  return true;
+}
+
+bool
+copy_wait (void)
+{
+  jobs_drain ();
+  return !tasks_failed;
+}
+
+/* The device of the directory that DST_NAME is in, which is DIRFD if
+   that is not AT_FDCWD; 0 if unknown.  */
+static dev_t
+dst_dir_dev (char const *dst_name, int dirfd)
+{
+  struct stat st;
+  if (dirfd != AT_FDCWD)
+    return fstat (dirfd, &st) == 0 ? st.st_dev : 0;
+  char *dir = dir_name (dst_name);
+  int r = stat (dir, &st);
+  free (dir);
+  return r == 0 ? st.st_dev : 0;
+}
+
 /* Copy J->src, whose kind is known, to the prepared J->dst.  */
 static bool
 copy_by_kind (struct job *j, struct cp_options const *x,
@@ -1947,10 +2569,17 @@ copy_by_kind (struct job *j, struct cp_options const *x,
 {
   mode_t mode = j->src_st.st_mode;
   if (S_ISDIR (mode))
-    return copy_dir (j, x, copy_into_self);
+    {
+      room_for_main (j, dst_dev_of (j), x);
+      return copy_dir (j, x, copy_into_self);
+    }
 
   if (x->verbose)
     print_verbose (j);
+
+  if (defer_copy (j, x))
+    return true;
+  room_for_main (j, dst_dev_of (j), x);
 
   if (x->symbolic_link)
     return make_symbolic_link (j, x);
@@ -2072,6 +2701,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
 
   if (!stat_source (j, x))
     return false;
+  settle_entry (j);
   bool src_dir = S_ISDIR (j->src_st.st_mode);
 
   if (src_dir && !x->recursive)
@@ -2141,7 +2771,8 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
       if (!linked && may_be_linked (j, x))
         remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
       struct stat dst_st;
-      if (x->dest_info
+      /* A copy on a worker is recorded when it is done.  */
+      if (x->dest_info && !j->deferred
           && fstatat (dst_dirfd, j->dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
         record_file (x->dest_info, j->dst, &dst_st);
     }
@@ -2217,9 +2848,18 @@ copy (char const *src_name, char const *dst_name, int dst_dir_fd,
       char const *dst_relname, bool nonexistent_dst,
       struct cp_options const *x, bool *copy_into_self)
 {
+  /* Each operand waits for the copies of those before it: its source,
+     or its destination, may be one of theirs by another name, which no
+     comparison of names finds.  "cpr -r P/. other/f T" copies P/f as
+     "T/./f", which other/f then replaces as "T/f"; with a file system
+     mounted on T/srcdir, "cpr -r srcdir T/srcdir/f T" names a copy of
+     the first operand as the second, on another file system than T.  */
+  jobs_drain ();
   top_level_src_name = src_name;
   top_level_dst_name = dst_name;
-  dst_dirfd = dst_dir_fd;
+  set_dst_dirfd (dst_dir_fd);
+  if (x->jobs != 1)
+    top_dst_dev = dst_dir_dev (dst_name, dst_dir_fd);
   return copy_internal (src_name, dst_name, dst_relname, nonexistent_dst, 0,
                         NULL, true, x, copy_into_self);
 }

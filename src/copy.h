@@ -107,6 +107,11 @@ struct cp_options
      they stopped (--continue).  */
   bool resume;
 
+  /* Copy up to this many regular files at once, on worker threads
+     (--jobs); 1: one at a time, on the main thread; 0: as many as the
+     destination's file system wants (--jobs=auto).  */
+  size_t jobs;
+
   /* Print "'SRC' -> 'DST'" for each copy (-v), and say how the data
      moved (--debug, which implies -v).  */
   bool verbose;
@@ -142,7 +147,12 @@ bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
    totals then cover every operand from the start.  */
 void count_source (char const *src_name, struct cp_options const *x);
 
-/* Prepare and release the engine's tables of copied files.  */
+/* Wait for the copies on worker threads (--jobs) and write what they
+   said; return false if any copy they made since the start failed.  */
+bool copy_wait (void);
+
+/* Prepare and release the engine's tables of copied files (and its
+   worker threads).  */
 void hash_init (void);
 void forget_all (void);
 

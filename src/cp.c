@@ -40,6 +40,7 @@
 #include "stat-time.h"
 #include "version-etc.h"
 #include "xalloc.h"
+#include "xstrtol.h"
 
 #define _(msgid) gettext (msgid)
 
@@ -69,6 +70,7 @@ enum
   DEBUG_ABBREV_OPTION,
   PROGRESS_ABBREV_OPTION,
   CONTINUE_ABBREV_OPTION,
+  JOBS_ABBREV_OPTION,
   C_AMBIGUOUS_OPTION,
   P_AMBIGUOUS_OPTION,
   HELP_OPTION,
@@ -89,6 +91,7 @@ static struct option const long_options[] =
   {"dereference", no_argument, NULL, 'L'},
   {"force", no_argument, NULL, 'f'},
   {"interactive", no_argument, NULL, 'i'},
+  {"jobs", required_argument, NULL, 'j'},
   {"link", no_argument, NULL, 'l'},
   {"no-clobber", no_argument, NULL, 'n'},
   {"no-dereference", no_argument, NULL, 'P'},
@@ -141,6 +144,10 @@ static struct option const long_options[] =
   {"conti", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
   {"contin", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
   {"continu", optional_argument, NULL, CONTINUE_ABBREV_OPTION},
+  /* And --jobs: --j to --job are nothing to GNU cp 9.1.  */
+  {"j", optional_argument, NULL, JOBS_ABBREV_OPTION},
+  {"jo", optional_argument, NULL, JOBS_ABBREV_OPTION},
+  {"job", optional_argument, NULL, JOBS_ABBREV_OPTION},
   {NULL, 0, NULL, 0}
 };
 
@@ -231,6 +238,7 @@ A mandatory argument of a long option is mandatory for its short form too.\n\
                                  then try again (ignored with -n)\n\
   -i, --interactive            ask before overwriting (cancels an earlier -n)\n\
   -H                           follow symbolic links given as SOURCE\n\
+  -j, --jobs=N                 copy up to N regular files at once (see below)\n\
 "), stdout);
   fputs (_("\
   -l, --link                   make hard links, not copies\n\
@@ -282,6 +290,16 @@ otherwise copies normally; 'never' copies with read and write only.\n\
 \n\
 WHEN for --progress: 'auto' (the default for a bare --progress) if stderr\n\
 is a terminal, 'always' or 'never'.\n\
+"), stdout);
+  fputs (_("\
+\n\
+N for --jobs: a number from 1 (the default: one file at a time) to 256,\n\
+or 'auto', which is 8 where DEST is on a network file system (NFS, SMB,\n\
+Ceph, FUSE, ...) and 1 elsewhere.  With N above 1, new regular files are\n\
+copied side by side, and nothing changes but the time: the copies, what\n\
+is said about them and in which order, and the exit status are those of\n\
+a copy one file at a time.  With -i or --progress, files are copied one\n\
+at a time.\n\
 "), stdout);
   fputs (_("\
 \n\
@@ -396,6 +414,7 @@ cli_init (struct cli *c)
   x->interactive = I_ALWAYS_YES;
   x->data.reflink = REFLINK_AUTO;
   x->data.sparse = SPARSE_AUTO;
+  x->jobs = 1;
   x->chown_privileges = geteuid () == 0;
   mode_t mask = umask (0);
   umask (mask);
@@ -412,12 +431,36 @@ warn_context_ignored (void)
                  "it requires an SELinux-enabled kernel"));
 }
 
+/* The most files --jobs copies at once: more threads than this only
+   cost memory, whatever the file system.  */
+enum { JOBS_MAX = 256 };
+
+/* --jobs's ARG: a number from 1 to JOBS_MAX, in decimal digits alone,
+   or "auto" (0).  Blanks, a sign, or a number outside the range that
+   --help gives are refused, not read as some other number: that would
+   hide a typo.  */
+static size_t
+decode_jobs (char const *arg)
+{
+  uintmax_t n;
+  if (strcmp (arg, "auto") == 0)
+    return 0;
+  if (! ('0' <= arg[0] && arg[0] <= '9')
+      || xstrtoumax (arg, NULL, 10, &n, "") != LONGINT_OK
+      || n == 0 || JOBS_MAX < n)
+    {
+      error (0, 0, _("invalid number of jobs: %s"), quote (arg));
+      usage (EXIT_FAILURE);
+    }
+  return n;
+}
+
 static int
 parse_options (int argc, char **argv, struct cli *c)
 {
   struct cp_options *x = &c->x;
   int opt;
-  while ((opt = getopt_long (argc, argv, "abdfHilLnprst:uvxPRS:TZ",
+  while ((opt = getopt_long (argc, argv, "abdfHij:lLnprst:uvxPRS:TZ",
                              long_options, NULL)) != -1)
     switch (opt)
       {
@@ -461,6 +504,9 @@ parse_options (int argc, char **argv, struct cli *c)
       case 'i':
         x->interactive = I_ASK_USER;
         break;
+      case 'j':
+        x->jobs = decode_jobs (optarg);
+        break;
       case 'l':
         x->hard_link = true;
         break;
@@ -476,6 +522,7 @@ parse_options (int argc, char **argv, struct cli *c)
       case DEBUG_ABBREV_OPTION:
       case PROGRESS_ABBREV_OPTION:
       case CONTINUE_ABBREV_OPTION:
+      case JOBS_ABBREV_OPTION:
         getopt_error ("%s: unrecognized option '%s%s'\n",
                       argv[optind - 1] + 2);
         usage (EXIT_FAILURE);
@@ -824,6 +871,8 @@ copy_into_dir (char *arg, char const *target, int target_fd,
         {
           ok = copy (arg, dst, target_fd, relative (dst + src_offset), false,
                      &c->x, &copy_into_self);
+          /* The leading directories' times and modes come last.  */
+          ok &= copy_wait ();
           ok &= finish_parent_dirs (dirs, n_dirs, target_fd, true, &c->x);
         }
       else
@@ -904,6 +953,8 @@ do_copy (int n, char **file, struct cli *c)
         count_source (file[i], &c->x);
       for (int i = 0; i < n; i++)
         ok &= copy_into_dir (file[i], dir, fd, c);
+      /* Copies on worker threads use FD.  */
+      ok &= copy_wait ();
       close (fd);
       free (dir);
       return ok;
@@ -931,6 +982,8 @@ do_copy (int n, char **file, struct cli *c)
   bool copy_into_self;
   count_source (src, &x);
   ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
+  /* A copy on a worker thread uses X.  */
+  ok &= copy_wait ();
   free (backup_dst);
   return ok;
 }

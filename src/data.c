@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,8 +147,9 @@ enum { IO_BUFSIZE = 128 * 1024 };
 enum method { M_COPY_RANGE, M_COPY_FILE_RANGE, M_READ_WRITE };
 
 /* Set when copy_file_range proved missing from the kernel; copy_range
-   remembers that itself.  */
-static bool copy_file_range_missing;
+   remembers that itself.  Atomic: copies on worker threads (--jobs)
+   find it out side by side.  */
+static atomic_bool copy_file_range_missing;
 
 /* The state of one copy.  */
 struct mover
@@ -812,7 +814,8 @@ print_data_report (struct data_report const *r)
                         : r->zeros_scan ? "zeros"
                         : "no");
   char buf[64];
-  printf ("copy offload: %s, reflink: %s, sparse detection: %s, method: %s\n",
+  out_printf ("copy offload: %s, reflink: %s, sparse detection: %s,"
+              " method: %s\n",
           offload, r->cloned ? "yes" : "no", sparse,
           method_words (r, buf, sizeof buf));
 }

@@ -20,17 +20,8 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
-#include "quotearg.h"
-
-/* Names in diagnostics are quoted as GNU tools quote them: always
-   quoted and shell-escaped in the middle of a sentence (quoteaf), and
-   only when needed at the start of a "NAME: ..." message (quotef).  */
-#define quoteaf(arg) \
-  quotearg_style (shell_escape_always_quoting_style, arg)
-#define quoteaf_n(n, arg) \
-  quotearg_n_style (n, shell_escape_always_quoting_style, arg)
-#define quotef(arg) \
-  quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
+/* quoteaf, quotef and error, which may run on a worker thread.  */
+#include "jobs.h"
 
 enum reflink_mode { REFLINK_NEVER, REFLINK_AUTO, REFLINK_ALWAYS };   /* --reflink[=WHEN] */
 enum sparse_mode  { SPARSE_UNUSED, SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS }; /* --sparse=WHEN */
@@ -81,7 +72,8 @@ bool copy_data (int src_fd, char const *src_name, struct stat const *src_st,
                 struct data_watch const *watch, struct data_report *report);
 
 /* Format the --debug line ("copy offload: ..., reflink: ...,
-   sparse detection: ..., method: ...") for REPORT onto stdout.  */
+   sparse detection: ..., method: ...") for REPORT onto stdout, in the
+   order of the output (out_printf).  */
 void print_data_report (struct data_report const *report);
 
 #endif /* CPR_DATA_H */

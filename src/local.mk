@@ -6,11 +6,15 @@ bin_PROGRAMS += src/cpr
 # cp.c parses the command line, copy.c walks and recreates the files,
 # data.c moves the bytes of each regular file, progress.c shows how far
 # they are (--progress), partial.c marks the copies not finished yet
-# (--continue, -u).
+# (--continue, -u), jobs.c copies files on worker threads and keeps
+# their output in order (--jobs), fold.c finds the names of copies side
+# by side that a directory may take for one.
 src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
-  src/progress.c src/progress.h src/partial.c src/partial.h
+  src/progress.c src/progress.h src/partial.c src/partial.h \
+  src/jobs.c src/jobs.h src/fold.c src/fold.h
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \
-  $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIB_XATTR) $(LIBINTL)
+  $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIB_XATTR) $(LIBINTL) \
+  $(LIBPMULTITHREAD)
 
 # The man page is generated from --help and --version, and kept in the
 # repository so that building does not need help2man: after changing

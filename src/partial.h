@@ -133,6 +133,10 @@ int partial_end (struct partial *p);
    --continue copies it whole.  Errors are for partial_end to find.  */
 void partial_disown (int fd);
 
+/* Learn what the functions above need to know of the caller once,
+   before worker threads (--jobs) ask for it at the same time.  */
+void partial_init (void);
+
 /* Whether ERR says that a file system cannot hold user xattrs.  */
 bool partial_unsupported (int err);
 

@@ -74,6 +74,51 @@ check-pending: $(bin_PROGRAMS)
 	  TEST_SUITE_LOG=tests/pending-suite.log
 HOST_TESTS += $(CPR_COMPARE_TESTS)
 EXTRA_DIST += tests/cpr/compare-lib.sh
+# The same comparisons with cpr --jobs=4 (CR_CPR_JOBS, compare-lib.sh):
+# regular files copied side by side must change nothing but the time.
+# tests/cpr-jobs/NAME.jobs, made here, runs tests/cpr/NAME.sh so.  Only
+# the new regular files of a tree are copied side by side: with --jobs
+# a comparison runs again only its cases that copy a tree (cpr_case),
+# and only the comparisons in which cpr hands files to its workers run
+# so at all.  The others would run the very code that they run without
+# --jobs, in about 540 of the 1290 seconds that all 40 took one at a
+# time on a loaded machine (CPR_JOBS_REPORT=FILE counts the files handed
+# over; 'make check TESTS=tests/cpr-jobs/NAME.jobs' runs any of them):
+#   no tree copied, only files (with -r or -a in sparse-zeros, large,
+#     update-links, proc): basic, grow, progname, help-version,
+#     samefile, race, inject, coarse-time, fifo-dst, dangling-dst,
+#     update-swap, link-dst, utf8-quotes, translations, sparse-zeros,
+#     large, update-links, proc;
+#   trees without a regular file: usage, stale-mode, xattr-conf;
+#   write-errors, whose trees go to /dev/full or to a file system of
+#     1 MiB, too small for copies side by side (cpr(1); jobs.sh fills
+#     one up with --jobs).
+CPR_JOBS_COMPARE = backup symlinks recursive sparse unprivileged reflink \
+  preserve quoting errors links interactive parents xdev debug context \
+  default-acl progress preserve-others
+CPR_JOBS_TESTS = $(CPR_JOBS_COMPARE:%=tests/cpr-jobs/%.jobs)
+HOST_TESTS += $(CPR_JOBS_TESTS)
+# Any of them, those made on demand too.
+CLEANFILES += $(CPR_COMPARE_TESTS:tests/cpr/%.sh=tests/cpr-jobs/%.jobs)
+# Kept: made by a pattern rule, they would go as intermediate files.
+.PRECIOUS: tests/cpr-jobs/%.jobs
+tests/cpr-jobs/%.jobs: tests/cpr/%.sh
+	$(AM_V_GEN)$(MKDIR_P) tests/cpr-jobs && \
+	{ echo '#!/bin/sh'; \
+	  echo '# tests/cpr/$*.sh with cpr --jobs=4 (made by tests/local.mk).'; \
+	  echo 'CR_CPR_JOBS=4; export CR_CPR_JOBS'; \
+	  echo 'exec "$${SHELL-/bin/sh}" "$${srcdir-.}/tests/cpr/$*.sh" "$$@"'; \
+	} > $@-t && chmod +x $@-t && mv $@-t $@
+# The same tree copied a hundred times with --jobs=8 and with --jobs=1;
+# --jobs's own options and cases.
+HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
+  tests/cpr/jobs-args.sh tests/cpr/jobs-names.sh tests/cpr/jobs-backup.sh \
+  tests/cpr/jobs-nofile.sh tests/cpr/jobs-fold.sh
+# What jobs-fold.sh checks: src/fold.c's decisions.
+check_PROGRAMS += tests/cpr/fold-test
+tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
+tests_cpr_fold_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src
+tests_cpr_fold_test_LDADD = lib/libgnu.a
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
@@ -86,6 +131,10 @@ HOST_TESTS += tests/cpr/continue.sh tests/cpr/update-trap.sh \
 # Their trees' timestamps and snapshots, without a process per file.
 check_PROGRAMS += tests/cpr/tree-state
 tests_cpr_tree_state_LDADD = lib/libgnu.a $(LIB_CRYPTO)
+# The copy_range wrapper's probe, from threads at once, under
+# ThreadSanitizer, which the test builds it with.
+HOST_TESTS += tests/cpr/copy-range-race.sh
+EXTRA_DIST += tests/cpr-data/copy-range-race.c
 # System calls per file of a tree, against GNU cp's (strace).
 HOST_TESTS += tests/cpr/calls.sh
 # What the tests that trace cpr beside GNU cp check first.
@@ -155,7 +204,7 @@ list-guest-tests:
 # GUEST_TESTS there (vm/local.mk), with a test-suite log of their own.
 TESTS = $(HOST_TESTS)
 
-TEST_EXTENSIONS = .sh
+TEST_EXTENSIONS = .sh .jobs
 # Each host test runs under tests/host-run: past CR_HOST_TEST_TIMEOUT
 # seconds (900 by default; 'make check CR_HOST_TEST_TIMEOUT=N' changes
 # it) it is killed, with its processes, and fails by name.  The tests
@@ -163,6 +212,7 @@ TEST_EXTENSIONS = .sh
 # kernel, which a parallel 'make check' may be building from cold.
 HOST_TEST_LIMITS = tests/vm/harness.sh=3600
 SH_LOG_COMPILER = $(SHELL) $(srcdir)/tests/host-run $(SHELL)
+JOBS_LOG_COMPILER = $(SH_LOG_COMPILER)
 AM_TESTS_ENVIRONMENT =					\
   LC_ALL=C; export LC_ALL;				\
   unset LANGUAGE VERSION_CONTROL SIMPLE_BACKUP_SUFFIX POSIXLY_CORRECT; \
@@ -190,7 +240,8 @@ if !GUEST_TESTS
 AM_TESTS_ENVIRONMENT += CR_SKIP_GUEST=1; export CR_SKIP_GUEST;
 endif
 
-EXTRA_DIST += $(HOST_TESTS) $(GUEST_TESTS) $(DEBUG_GUEST_TESTS) tests/init.sh \
+EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
+  $(DEBUG_GUEST_TESTS) tests/init.sh \
   init.cfg tests/host-run tests/guest-run tests/guest-skips \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
@@ -352,6 +403,9 @@ GUEST_TESTS += tests/cpr-guest/wrapper.sh tests/cpr-guest/offload.sh \
 # cpr -a killed at several points, then cpr -a --continue, on btrfs, NFS
 # and ext4; and killed at every system call in turn, on NFS.
 GUEST_TESTS += tests/cpr-guest/continue.sh tests/cpr-guest/kill-every-call.sh
+# cpr --jobs=8 against --jobs=1 on every scratch file system and NFS
+# mount, and a copy killed with files in flight, continued with --jobs=8.
+GUEST_TESTS += tests/cpr-guest/jobs.sh
 
 # The benchmark's own code (bench/): its report and the helpers of
 # bench/lib.sh, on canned figures and small trees; 'make bench' measures.

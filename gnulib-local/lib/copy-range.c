@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -38,8 +39,9 @@ sys_copy_range (int fd_in, kernel_loff_t *pos_in, int fd_out,
 }
 
 /* Whether the running kernel's COPY_RANGE_SYSCALL is copy_range: 0 not
-   known yet, 1 yes, -1 no.  Probing twice from two threads is harmless.  */
-static int kernel_has_copy_range;
+   known yet, 1 yes, -1 no.  Probing twice from two threads is harmless,
+   but they share the answer: atomic, for cpr --jobs's workers.  */
+static atomic_int kernel_has_copy_range;
 
 /* Find out once whether COPY_RANGE_SYSCALL is copy_range, given FD, a
    descriptor known to be open, and not with O_PATH.  The probe passes FD

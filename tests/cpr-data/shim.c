@@ -53,12 +53,18 @@
                         lines some tests count as written bytes).
    CPR_SHIM_FSTYPE=N    fstatfs reports f_type N (a number, 0x6969 for
                         NFS) for a descriptor on a regular file: cpr
-                        takes it for a file on that kind of filesystem.  */
+                        takes it for a file on that kind of filesystem.
+   CPR_SHIM_THREAD_OPEN=ERR:N
+                        the first N calls of open and openat made by
+                        threads other than the process's first fail with
+                        ERR (EMFILE or ENFILE): cpr --jobs's workers run
+                        out of file descriptors, its main thread not.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +73,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -97,7 +104,6 @@ static int n_rules;
 static bool emulate;
 static int log_fd = -1;
 static int clock_log_fd = -1;   /* CPR_SHIM_CLOCK_LOG's, or -1 */
-static bool ready;
 static long long call_ns = -1;  /* CPR_SHIM_CALL_NS, or -1 */
 static long long fake_clock_ns = 1000000000;
 static long long sleep_ns;      /* CPR_SHIM_SLEEP_NS, or 0 */
@@ -175,10 +181,8 @@ parse_rule (char *text)
 }
 
 static void
-setup (void)
+setup_once (void)
 {
-  if (ready)
-    return;
   real_syscall = dlsym (RTLD_NEXT, "syscall");
   real_copy_file_range = dlsym (RTLD_NEXT, "copy_file_range");
   real_read = dlsym (RTLD_NEXT, "read");
@@ -247,7 +251,15 @@ setup (void)
       for (int i = 0; i < n; i++)
         parse_rule (list[i]);
     }
-  ready = true;
+}
+
+/* Set up at the first call (the log appears then): once, even when cpr
+   --jobs makes its first calls on several threads at once.  */
+static void
+setup (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once (&once, setup_once);
 }
 
 static bool
@@ -580,4 +592,84 @@ fremovexattr (int fd, char const *name)
   log_xattr (OP_FREMOVEXATTR, name, 0, r, saved_errno);
   errno = saved_errno;
   return r;
+}
+
+/* CPR_SHIM_THREAD_OPEN's ERR, or 0, and its N, counted down.  Read
+   apart from setup, whose own calls of open come here.  */
+static int thread_open_err;
+static long thread_open_left;
+
+static void
+thread_open_setup (void)
+{
+  char const *s = getenv ("CPR_SHIM_THREAD_OPEN");
+  if (!s || !*s)
+    return;
+  if (!strncmp (s, "EMFILE:", 7))
+    thread_open_err = EMFILE;
+  else if (!strncmp (s, "ENFILE:", 7))
+    thread_open_err = ENFILE;
+  else
+    {
+      static char const msg[] = "cpr-shim: bad CPR_SHIM_THREAD_OPEN\n";
+      ssize_t (*w) (int, void const *, size_t) = dlsym (RTLD_NEXT, "write");
+      w (STDERR_FILENO, msg, sizeof msg - 1);
+      _exit (99);
+    }
+  thread_open_left = atol (s + 7);
+}
+
+/* Whether this call of open or openat fails (CPR_SHIM_THREAD_OPEN); set
+   errno then.  */
+static bool
+thread_open_fails (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once (&once, thread_open_setup);
+  if (!thread_open_err || gettid () == getpid ()
+      || __atomic_sub_fetch (&thread_open_left, 1, __ATOMIC_RELAXED) < 0)
+    return false;
+  errno = thread_open_err;
+  return true;
+}
+
+/* The mode argument of open and openat, there with O_CREAT or
+   O_TMPFILE.  */
+#define OPEN_MODE(flags, last, mode)                            \
+  do                                                            \
+    {                                                           \
+      if ((flags) & (O_CREAT | O_TMPFILE))                      \
+        {                                                       \
+          va_list ap_;                                          \
+          va_start (ap_, last);                                 \
+          mode = va_arg (ap_, mode_t);                          \
+          va_end (ap_);                                         \
+        }                                                       \
+    }                                                           \
+  while (0)
+
+int
+open (char const *name, int flags, ...)
+{
+  mode_t mode = 0;
+  OPEN_MODE (flags, flags, mode);
+  if (thread_open_fails ())
+    return -1;
+  static int (*real) (char const *, int, ...);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "open");
+  return real (name, flags, mode);
+}
+
+int
+openat (int dirfd, char const *name, int flags, ...)
+{
+  mode_t mode = 0;
+  OPEN_MODE (flags, flags, mode);
+  if (thread_open_fails ())
+    return -1;
+  static int (*real) (int, char const *, int, ...);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "openat");
+  return real (dirfd, name, flags, mode);
 }

@@ -65,7 +65,10 @@
 require_gnu_cp_
 
 # The program under test: $CPR if set (CPR=/bin/cp validates the tests),
-# else the cpr built in src/.
+# else the cpr built in src/.  CR_CPR_JOBS=N gives it --jobs=N first, in
+# every case that copies a tree (cpr_case): copies side by side must
+# change nothing that the tests compare (tests/cpr-jobs/, which
+# tests/local.mk makes, set it).
 if test -z "${CPR-}"; then
   CPR=$(command -v cpr) || framework_failure_ "cpr not found in PATH"
 fi
@@ -163,7 +166,11 @@ cr_run_ ()
       ln -sfn bin.$cr_impl_ "$CR_TOP/bin" || exit 99
       cr_prog_=$CR_TOP/bin/$cr_name_
     fi
-    if test $cr_impl_ = ref; then cr_extra_=$cr_ref_opt_; else cr_extra_=$cr_cpr_opt_; fi
+    if test $cr_impl_ = ref; then
+      cr_extra_=$cr_ref_opt_
+    else
+      cr_extra_="${CR_CPR_JOBS:+--jobs=$CR_CPR_JOBS} $cr_cpr_opt_"
+    fi
     set -- env PATH="$CR_TOP/bin.$cr_impl_:$PATH" $cr_env_ "$cr_prog_" $cr_extra_ "$@"
     if command -v timeout > /dev/null; then
       set -- timeout -s KILL $CR_TIMEOUT "$@"
@@ -203,6 +210,21 @@ cr_run_ ()
   fi
 }
 
+# Whether the options of a case ($@) copy a tree (-r, -R, -a, or their
+# long forms), as far as a look at them tells: a letter of an option's
+# argument may make it say yes where cp would not recurse, never no
+# where it would.
+cr_recursive_ ()
+{
+  for cr_arg_; do
+    case $cr_arg_ in
+      --) return 1 ;;
+      --rec*|--ar*|-[!-]*[rRa]*|-[rRa]*) return 0 ;;
+    esac
+  done
+  return 1
+}
+
 cpr_case ()
 {
   cr_setup_=setup_tree cr_times_= cr_after_= cr_in_=/dev/null cr_user_=
@@ -235,6 +257,13 @@ cpr_case ()
     shift
   done
   cr_n_=$((cr_n_ + 1))
+  # With --jobs (tests/cpr-jobs/), cpr copies side by side only the new
+  # files of a tree: a case that copies no tree runs the very code that
+  # it runs without --jobs, which the comparison without it checked.
+  if test "${CR_CPR_JOBS:-1}" != 1 && ! cr_recursive_ $cr_cpr_opt_ "$@"; then
+    echo "case $cr_n_: no tree, so nothing copied side by side: not run again"
+    return 0
+  fi
   cr_bin_ "$cr_name_"
 
   cr_run_ ref "$@"
@@ -253,13 +282,8 @@ cpr_case ()
   # choice (it sorts them by inode number, which differs from run to run),
   # so the lines of its output are compared as sets; -i's prompts, which
   # end in "? " and no newline, count as lines.
-  if test $cr_ordered_ = no; then
-    for cr_arg_; do
-      case $cr_arg_ in
-        --) break ;;
-        --rec*|--ar*|-[!-]*[rRa]*|-[rRa]*) cr_ordered_=sort; break ;;
-      esac
-    done
+  if test $cr_ordered_ = no && cr_recursive_ "$@"; then
+    cr_ordered_=sort
   fi
   if test $cr_ordered_ = sort; then
     for cr_f_ in out.ref out.cpr err.ref err.cpr; do

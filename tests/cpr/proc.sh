@@ -28,6 +28,8 @@ for f in $files; do
   test -r $f || skip_ "$f is not readable here"
 done
 for f in $files; do
+  # --jobs=N (CR_CPR_JOBS) is in cpr's command line, not in GNU cp's.
+  test $f = /proc/self/cmdline && test -n "${CR_CPR_JOBS-}" && continue
   cpr_case $f new
   cpr_case -p $f new
   cpr_case --sparse=always $f new
