@@ -93,10 +93,27 @@ EXTRA_DIST += tests/cpr/compare-lib.sh
 #   write-errors, whose trees go to /dev/full or to a file system of
 #     1 MiB, too small for copies side by side (cpr(1); jobs.sh fills
 #     one up with --jobs).
-CPR_JOBS_COMPARE = backup symlinks recursive sparse unprivileged reflink \
-  preserve quoting errors links interactive parents xdev debug context \
-  default-acl progress preserve-others
-CPR_JOBS_TESTS = $(CPR_JOBS_COMPARE:%=tests/cpr-jobs/%.jobs)
+# Written out: Automake rewrites TESTS for EXEEXT and loses a
+# substitution reference ($(VAR:%=...)) on the way, leaving bare names.
+CPR_JOBS_TESTS = \
+  tests/cpr-jobs/backup.jobs \
+  tests/cpr-jobs/symlinks.jobs \
+  tests/cpr-jobs/recursive.jobs \
+  tests/cpr-jobs/sparse.jobs \
+  tests/cpr-jobs/unprivileged.jobs \
+  tests/cpr-jobs/reflink.jobs \
+  tests/cpr-jobs/preserve.jobs \
+  tests/cpr-jobs/quoting.jobs \
+  tests/cpr-jobs/errors.jobs \
+  tests/cpr-jobs/links.jobs \
+  tests/cpr-jobs/interactive.jobs \
+  tests/cpr-jobs/parents.jobs \
+  tests/cpr-jobs/xdev.jobs \
+  tests/cpr-jobs/debug.jobs \
+  tests/cpr-jobs/context.jobs \
+  tests/cpr-jobs/default-acl.jobs \
+  tests/cpr-jobs/progress.jobs \
+  tests/cpr-jobs/preserve-others.jobs
 HOST_TESTS += $(CPR_JOBS_TESTS)
 # Any of them, those made on demand too.
 CLEANFILES += $(CPR_COMPARE_TESTS:tests/cpr/%.sh=tests/cpr-jobs/%.jobs)
