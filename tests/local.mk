@@ -423,6 +423,9 @@ GUEST_TESTS += tests/cpr-guest/continue.sh tests/cpr-guest/kill-every-call.sh
 # cpr --jobs=8 against --jobs=1 on every scratch file system and NFS
 # mount, and a copy killed with files in flight, continued with --jobs=8.
 GUEST_TESTS += tests/cpr-guest/jobs.sh
+# cpr's own copy shares the source's extents on btrfs and xfs, and on NFS
+# over btrfs the client sends CLONE and the server shares them.
+GUEST_TESTS += tests/cpr-guest/shares.sh
 
 # The benchmark's own code (bench/): its report and the helpers of
 # bench/lib.sh, on canned figures and small trees; 'make bench' measures.
