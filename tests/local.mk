@@ -227,7 +227,7 @@ TEST_EXTENSIONS = .sh .jobs
 # it) it is killed, with its processes, and fails by name.  The tests
 # named here may take longer: tests/vm/harness.sh's boots wait for the
 # kernel, which a parallel 'make check' may be building from cold.
-HOST_TEST_LIMITS = tests/vm/harness.sh=3600
+HOST_TEST_LIMITS = tests/vm/harness.sh=3600 tests/vm/debug-reports.sh=5400
 SH_LOG_COMPILER = $(SHELL) $(srcdir)/tests/host-run $(SHELL)
 JOBS_LOG_COMPILER = $(SH_LOG_COMPILER)
 AM_TESTS_ENVIRONMENT =					\
@@ -263,7 +263,8 @@ EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
   tests/vm/failing-fixture.sh tests/vm/hang-fixture.sh \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
   tests/vm/frozen-fixture.sh tests/vm/warn-fixture.sh \
-  tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh
+  tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh \
+  tests/vm/debug-reports.sh tests/vm/debug-reports-fixture.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h

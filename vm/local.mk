@@ -137,6 +137,14 @@ check-debug: $(check_PROGRAMS) $(check_SCRIPTS) $(bin_PROGRAMS) \
 	  CR_CANCEL_ROUNDS=$(DEBUG_CANCEL_ROUNDS) \
 	  CR_RESTART_ROUNDS=$(DEBUG_RESTART_ROUNDS)
 
+# 'make check-debug-reports': tests/vm/debug-reports.sh boots the debug
+# kernel twice to show that its checkers' reports (KASAN, UBSAN, lockdep,
+# a general protection fault), provoked for real, fail a run.  A debug
+# kernel build and two slow boots: not part of 'make check'.
+.PHONY: check-debug-reports
+check-debug-reports:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/vm/debug-reports.sh
+
 # The main job: boot the patched kernel and copy with cpr (vm/demo).
 .PHONY: demo
 demo: $(bin_PROGRAMS)

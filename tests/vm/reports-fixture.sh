@@ -5,7 +5,8 @@
 # a NULL pointer write, a hung task, a soft lockup and with it an RCU
 # stall); the classes no option of this kernel can produce (KASAN, UBSAN,
 # lockdep, a general protection fault, a hard lockup) are written to the
-# kernel log as the lines their reports start with.  Leaves one CPU
+# kernel log as the lines their reports start with (tests/vm/debug-
+# reports.sh provokes the first four under the debug kernel).  Leaves one CPU
 # spinning and a task blocked for good: only a power-off ends this guest.
 
 # Copyright (C) 2026 The copyrange authors.

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Not part of the suite: tests/vm/debug-reports.sh runs it as the guest's
+# command under the debug kernel (kernel/debug.config), where the kernel's
+# test module lkdtm can provoke the reports of the checkers the plain
+# kernel lacks.
+#
+#   untainted: only a UBSAN report (an array index out of bounds), which
+#     does not taint the kernel: the run must fail on the report alone.
+#   tainting: lockdep (a spinlock held when returning to user space),
+#     KASAN (a write past a slab object) and a general protection fault
+#     (a NULL pointer write, which KASAN's shadow memory turns into an
+#     access of a non-canonical address), in that order: a KASAN report
+#     turns lockdep off.
+
+# Copyright (C) 2026 The copyrange authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
+grep -q ' /sys/kernel/debug ' /proc/mounts ||
+  mount -t debugfs debugfs /sys/kernel/debug || exit 1
+test -w $lkdtm || { echo "debug-reports-fixture: no $lkdtm (CONFIG_LKDTM?)"; exit 1; }
+
+# provoke WHAT ERE: have lkdtm do WHAT in a process of its own, which an
+# oops may kill, then wait (60 s at most) for a kernel log line matching ERE.
+provoke ()
+{
+  sh -c "echo $1 > $lkdtm"
+  n=0
+  until dmesg | grep -Eq "$2"; do
+    n=$((n + 1))
+    test $n -le 120 || { echo "debug-reports-fixture: no '$2' after $1"; return 1; }
+    sleep 0.5
+  done
+  echo "debug-reports-fixture: $1: $(dmesg | grep -E -m 1 "$2")"
+}
+
+case $1 in
+  untainted)
+    provoke ARRAY_BOUNDS 'UBSAN: array-index-out-of-bounds' || exit 1
+    echo "debug-reports-fixture: tainted $(cat /proc/sys/kernel/tainted)" ;;
+  tainting)
+    provoke SPINLOCKUP 'lock held when returning to user space' || exit 1
+    provoke SLAB_LINEAR_OVERFLOW 'BUG: KASAN: slab-out-of-bounds' || exit 1
+    provoke EXCEPTION 'general protection fault, probably for non-canonical address' \
+      || exit 1 ;;
+  *) echo "usage: $0 untainted|tainting"; exit 2 ;;
+esac
+exit 0
