@@ -5,7 +5,8 @@
 # The caller sets, before sourcing: me (its name, for messages), top (the
 # source tree), and optionally variant ('' or debug).  Sourcing checks the
 # inputs and sets: cache, tarball, pkg, srcver, series, fragment, overlay,
-# localversion and patches (the array of kernel/series' patches).  Then:
+# localversion and patches (the array of kernel/series' patches, less
+# those KERNEL_WITHOUT names: see kt_without).  Then:
 #
 #   kt_key [EXTRA...]    print the cache key of these inputs (and EXTRA)
 #   kt_unpack OUT        unpack linux-source into OUT and apply the series;
@@ -50,6 +51,25 @@ if [ -f "$series" ]; then
     patches+=("$p")
   done < "$series"
 fi
+
+# KERNEL_WITHOUT="NNNN..." leaves those patches of the series out, to show
+# what fails without one (kernel/prove-patches).  Each must name a patch
+# of the series by its number; the tree's release says which are missing.
+kt_without() {
+  local n p kept=() found
+  for n in $KERNEL_WITHOUT; do
+    case $n in [0-9][0-9][0-9][0-9]) ;; *) die "KERNEL_WITHOUT: '$n' is no patch number" ;; esac
+    found=
+    for p in "${patches[@]}"; do [ "${p%%-*}" != "$n" ] || found=1; done
+    [ -n "$found" ] || die "KERNEL_WITHOUT: no patch $n in kernel/series"
+    localversion=$localversion-without-$n
+  done
+  for p in "${patches[@]}"; do
+    case " $KERNEL_WITHOUT " in *" ${p%%-*} "*) ;; *) kept+=("$p") ;; esac
+  done
+  patches=("${kept[@]}")
+}
+[ -z "${KERNEL_WITHOUT:-}" ] || kt_without
 
 # The key hashes the linux-source version, the fragment, the overlay and
 # every patch; EXTRA, when given, is hashed after them (vm/build-kernel
