@@ -86,6 +86,9 @@ run_ ()
     cr-fail-nth -s $start_ "$@" > nth.out 2>&1
     st_=$?
     sed "s/^/$fs_: /" nth.out
+    # A bad outcome before the filesystem went read-only is counted by
+    # cr-fail-nth, whose exit status then says read-only (3), not bad.
+    grep -q '^FAIL: ' nth.out && fail=1
     test $st_ = 3 && test -n "$dev_" || break
     aborts_=$((aborts_ + 1))
     start_=$(sed -n 's/^read-only after call \([0-9]*\)$/\1/p' nth.out)

@@ -7,8 +7,9 @@
 # destination offset, a wrapping source offset, and a count of 0 (to the
 # source's end, which nfsd bounds at 4 MiB) at a wrapping destination
 # offset, on the btrfs and the ext4 export.  Then a small copy that must
-# go through with the right bytes.  (tests/nfs/inter-ssc.sh sends the
-# wrapping copy between servers.)
+# go through with the right bytes, and on the btrfs export one that the
+# server clones.  (tests/nfs/inter-ssc.sh sends the wrapping copy between
+# servers.)
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -74,6 +75,18 @@ for export in "$CR_NFS_EXPORT_BTRFS" "$CR_NFS_EXPORT_EXT4"; do
   size_is_ "$dir/dst-c" $((8192 + 65536))
   $gnu_cmp -n 65536 "$dir/src" "$dir/dst-c" 4096 8192 || fail=1
   $gnu_cmp -n 8192 "$dir/dst-c" /dev/zero || fail=1
+
+  # On the btrfs export, a COPY at one unaligned offset in both files is
+  # a clone of every whole block between (nfsd's copy_range reaches
+  # btrfs's, kernel patches 8 and 10); 6.1's nfsd spliced it, sharing
+  # nothing.  Bytes 1000..1047575: whole blocks from 4096 to 1044480.
+  test "$export" = "$CR_NFS_EXPORT_BTRFS" || continue
+  expect_ 'NFS4_OK 1046576' "$dir/src" "$dir/dst-u" 1000 1000 1046576
+  $gnu_cmp -n 1046576 "$dir/src" "$dir/dst-u" 1000 1000 || fail=1
+  set -- $(btrfs_du_ "$dir/dst-u")
+  echo "dst-u on the server: total $1 exclusive $2 shared $3"
+  test "$3" = $((1044480 - 4096)) \
+    || { echo "FAIL: the server's copy shares $3 bytes, not $((1044480 - 4096))"; fail=1; }
 done
 
 Exit $fail
