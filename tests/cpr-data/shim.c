@@ -54,11 +54,14 @@
    CPR_SHIM_FSTYPE=N    fstatfs reports f_type N (a number, 0x6969 for
                         NFS) for a descriptor on a regular file: cpr
                         takes it for a file on that kind of filesystem.
-   CPR_SHIM_THREAD_OPEN=ERR:N
+   CPR_SHIM_THREAD_OPEN=ERR:N[:BASE]
                         the first N calls of open and openat made by
                         threads other than the process's first fail with
                         ERR (EMFILE or ENFILE): cpr --jobs's workers run
-                        out of file descriptors, its main thread not.  */
+                        out of file descriptors, its main thread not.
+                        With BASE, only the calls on a name whose last
+                        component is BASE count: one chosen file of a
+                        tree is handed back.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -594,10 +597,12 @@ fremovexattr (int fd, char const *name)
   return r;
 }
 
-/* CPR_SHIM_THREAD_OPEN's ERR, or 0, and its N, counted down.  Read
-   apart from setup, whose own calls of open come here.  */
+/* CPR_SHIM_THREAD_OPEN's ERR, or 0, its N, counted down, and its BASE,
+   or NULL.  Read apart from setup, whose own calls of open come
+   here.  */
 static int thread_open_err;
 static long thread_open_left;
+static char const *thread_open_base;
 
 static void
 thread_open_setup (void)
@@ -617,17 +622,27 @@ thread_open_setup (void)
       _exit (99);
     }
   thread_open_left = atol (s + 7);
+  char const *base = strchr (s + 7, ':');
+  if (base)
+    thread_open_base = base + 1;
 }
 
-/* Whether this call of open or openat fails (CPR_SHIM_THREAD_OPEN); set
-   errno then.  */
+/* Whether this call of open or openat, on NAME, fails
+   (CPR_SHIM_THREAD_OPEN); set errno then.  */
 static bool
-thread_open_fails (void)
+thread_open_fails (char const *name)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once (&once, thread_open_setup);
-  if (!thread_open_err || gettid () == getpid ()
-      || __atomic_sub_fetch (&thread_open_left, 1, __ATOMIC_RELAXED) < 0)
+  if (!thread_open_err || gettid () == getpid ())
+    return false;
+  if (thread_open_base)
+    {
+      char const *slash = strrchr (name, '/');
+      if (strcmp (slash ? slash + 1 : name, thread_open_base) != 0)
+        return false;
+    }
+  if (__atomic_sub_fetch (&thread_open_left, 1, __ATOMIC_RELAXED) < 0)
     return false;
   errno = thread_open_err;
   return true;
@@ -653,7 +668,7 @@ open (char const *name, int flags, ...)
 {
   mode_t mode = 0;
   OPEN_MODE (flags, flags, mode);
-  if (thread_open_fails ())
+  if (thread_open_fails (name))
     return -1;
   static int (*real) (char const *, int, ...);
   if (!real)
@@ -666,7 +681,7 @@ openat (int dirfd, char const *name, int flags, ...)
 {
   mode_t mode = 0;
   OPEN_MODE (flags, flags, mode);
-  if (thread_open_fails ())
+  if (thread_open_fails (name))
     return -1;
   static int (*real) (int, char const *, int, ...);
   if (!real)
