@@ -807,6 +807,7 @@ hand_back (struct job *j, int err)
   if (!(j->deferred && jobs_worker () && (err == EMFILE || err == ENFILE)))
     return false;
   j->handed_back = true;
+  jobs_hand_back ();
   return true;
 }
 
@@ -2486,7 +2487,6 @@ static bool
 copy_handed_back (struct task *t)
 {
   fds_short = true;
-  jobs_count_back ();
   t->j.handed_back = false;
   t->j.deferred = false;
   bool ok = copy_reg (&t->j, t->x);

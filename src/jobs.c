@@ -60,6 +60,7 @@ struct entry
   void (*done) (void *, bool);
   void *arg;
   bool ok;                      /* what RUN returned */
+  bool back;                    /* handed back: DONE does the work */
   struct segment *out;          /* the output, in order */
   struct segment **out_end;
   char **quoted;                /* out_quote's copies, freed at its end */
@@ -270,7 +271,9 @@ jobs_next (void)
 }
 
 /* Whether the entries numbered FIRST and later are done, with the
-   lock held.  */
+   lock held.  One handed back is not until its DONE, on the main thread,
+   has done the work, after the entries before it are written: till then
+   it is still in the ring.  */
 static bool
 done_from (uintmax_t first)
 {
@@ -279,7 +282,7 @@ done_from (uintmax_t first)
       struct entry *e = at (i - 1);
       if (e->seq < first)
         break;
-      if (e->state != DONE)
+      if (e->state != DONE || e->back)
         return false;
     }
   return true;
@@ -332,9 +335,12 @@ jobs_any (bool (*fn) (void const *, void const *), void const *ctx)
 }
 
 void
-jobs_count_back (void)
+jobs_hand_back (void)
 {
-  n_back++;
+  pthread_mutex_lock (&lock);
+  n_back += !current->back;
+  current->back = true;
+  pthread_mutex_unlock (&lock);
 }
 
 bool
