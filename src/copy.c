@@ -2184,19 +2184,30 @@ jobs_for (struct job const *j, struct cp_options const *x)
   return auto_workers;
 }
 
-/* The file descriptors open now, or -1 if unknown.  */
+/* The most descriptors that fds_open looks at one by one, where
+   /proc is not mounted: a few milliseconds of calls.  */
+enum { FD_PROBE_MAX = 1 << 16 };
+
+/* The file descriptors open now, below LIMIT: the entries of
+   /proc/self/fd, or where it cannot be read, the numbers below LIMIT
+   (up to FD_PROBE_MAX) that fcntl knows.  */
 static intmax_t
-fds_open (void)
+fds_open (rlim_t limit)
 {
   DIR *d = opendir ("/proc/self/fd");
-  if (!d)
-    return -1;
   intmax_t n = 0;
-  for (struct dirent *e; (e = readdir (d)); )
-    n += e->d_name[0] != '.';
-  closedir (d);
-  /* Less the one that listed them.  */
-  return n - 1;
+  if (d)
+    {
+      for (struct dirent *e; (e = readdir (d)); )
+        n += e->d_name[0] != '.';
+      closedir (d);
+      /* Less the one that listed them.  */
+      return n - 1;
+    }
+  int top = MIN (limit, FD_PROBE_MAX);
+  for (int fd = 0; fd < top; fd++)
+    n += 0 <= fcntl (fd, F_GETFD);
+  return n;
 }
 
 /* The descriptors that a worker holds at once: the source, the copy,
@@ -2208,18 +2219,17 @@ enum { WORKER_FDS = 3, MAIN_FDS = 8 };
 /* How many of N workers the limit on open files (RLIMIT_NOFILE) leaves
    room for, with the descriptors open now: GNU cp copies a tree with a
    handful of them, and with "ulimit -n 16" --jobs=8 must not fail where
-   it does not.  */
+   it does not.  Those open now count however high the limit: cpr may
+   inherit most of them, and the main thread must still find its
+   own.  */
 static size_t
 workers_for_fds (size_t n)
 {
   struct rlimit rl;
-  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY
-      || (n + 1) * WORKER_FDS + MAIN_FDS + 1024 <= rl.rlim_cur)
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
     return n;
-  intmax_t open_now = fds_open ();
-  if (open_now < 0)
-    open_now = 64;
-  intmax_t left = (intmax_t) rl.rlim_cur - open_now - MAIN_FDS;
+  intmax_t left = ((intmax_t) MIN (rl.rlim_cur, INTMAX_MAX / 2)
+                   - fds_open (rl.rlim_cur) - MAIN_FDS);
   return left < WORKER_FDS ? 0 : MIN (n, (size_t) (left / WORKER_FDS));
 }
 
