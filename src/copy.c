@@ -2853,6 +2853,72 @@ copy_internal (char const *src, char const *dst, char const *dst_rel,
   return ok;
 }
 
+/* A directory's identity.  */
+struct dir_id
+{
+  dev_t dev;
+  ino_t ino;
+};
+
+/* The directories from the one named NAME up to the root, as ".." leads
+   (not as the name reads: through symlinks, the real ones), into
+   *CHAIN; return how many, 0 if NAME is not a directory we can open.  */
+static size_t
+ancestry (char const *name, struct dir_id **chain)
+{
+  *chain = NULL;
+  size_t n = 0;
+  int fd = open (name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  for (struct stat st; 0 <= fd && fstat (fd, &st) == 0; )
+    {
+      /* The root is its own parent.  */
+      if (n && (*chain)[n - 1].dev == st.st_dev
+          && (*chain)[n - 1].ino == st.st_ino)
+        break;
+      *chain = xreallocarray (*chain, n + 1, sizeof **chain);
+      (*chain)[n++] = (struct dir_id) { .dev = st.st_dev, .ino = st.st_ino };
+      int parent = openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+      close (fd);
+      fd = parent;
+    }
+  if (0 <= fd)
+    close (fd);
+  return n;
+}
+
+/* Whether the first of A's N_A directories is among B's N_B.  */
+static bool
+chain_has (struct dir_id const *a, size_t n_a, struct dir_id const *b,
+           size_t n_b)
+{
+  for (size_t i = 0; n_a && i < n_b; i++)
+    if (a[0].dev == b[i].dev && a[0].ino == b[i].ino)
+      return true;
+  return false;
+}
+
+bool
+copy_reads_back (char const *src_name, char const *dst_name,
+                 struct cp_options const *x)
+{
+  struct stat st;
+  bool follow = x->dereference != DEREF_NEVER;
+  if ((follow ? stat (src_name, &st) : lstat (src_name, &st)) != 0)
+    /* A symlink that leads nowhere yet may lead, once an earlier
+       operand is copied, into its copy.  */
+    return (follow && lstat (src_name, &st) == 0 && S_ISLNK (st.st_mode));
+  if (!S_ISDIR (st.st_mode))
+    return false;
+  struct dir_id *src, *dst;
+  size_t n_src = ancestry (src_name, &src);
+  size_t n_dst = ancestry (dst_name, &dst);
+  bool r = (chain_has (src, n_src, dst, n_dst)
+            || chain_has (dst, n_dst, src, n_src));
+  free (src);
+  free (dst);
+  return r;
+}
+
 bool
 copy (char const *src_name, char const *dst_name, int dst_dir_fd,
       char const *dst_relname, bool nonexistent_dst,
