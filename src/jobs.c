@@ -32,6 +32,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xalloc.h"
 #include "xvasprintf.h"
@@ -82,6 +83,14 @@ static bool stopping;
 static pthread_t *workers;
 static size_t n_workers;
 
+/* The bytes of output that the main thread made, waiting in the ring
+   behind a job, and the most that may wait: a tree of millions of
+   symlinks behind one large file would otherwise have all their -v
+   lines in memory at once.  Past it the main thread waits for the jobs
+   before it.  A megabyte is thousands of lines, the work of a while.  */
+static size_t held;
+enum { HELD_MAX = 1 << 20 };
+
 /* The jobs submitted, and those handed back, for jobs_report.  */
 static uintmax_t n_submitted, n_back;
 
@@ -124,6 +133,8 @@ write_output (struct entry *e)
   for (struct segment *s = e->out, *next; s; s = next)
     {
       next = s->next;
+      if (s->kind == SEG_OUT && !e->run)
+        held -= strlen (s->text);
       if (s->kind == SEG_OUT)
         fputs (s->text, stdout);
       else if (s->kind == SEG_ERR)
@@ -416,17 +427,49 @@ format (char const *fmt, va_list ap)
   return s ? s : xstrdup (fmt);
 }
 
+/* Wait, on the main thread, for the jobs before its output, while more
+   than HELD_MAX bytes of it wait for them.  */
+static void
+hold_back (void)
+{
+  while (HELD_MAX < held && count)
+    {
+      pthread_mutex_lock (&lock);
+      wait_oldest ();
+      pthread_mutex_unlock (&lock);
+      write_done ();
+    }
+}
+
 void
 out_printf (char const *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
+  if (!jobs_started)
+    {
+      vprintf (fmt, ap);
+      va_end (ap);
+      return;
+    }
+  /* Formatted first: finding its entry may wait, and write what is due,
+     and the DONEs called then may quote other names in the slots that
+     the arguments point to.  */
+  char *text = format (fmt, ap);
+  va_end (ap);
   struct entry *e = output_entry ();
   if (!e)
-    vprintf (fmt, ap);
-  else
-    add_segment (e, SEG_OUT)->text = format (fmt, ap);
-  va_end (ap);
+    {
+      fputs (text, stdout);
+      free (text);
+      return;
+    }
+  add_segment (e, SEG_OUT)->text = text;
+  if (!current)
+    {
+      held += strlen (text);
+      hold_back ();
+    }
 }
 
 void

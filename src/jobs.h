@@ -87,7 +87,9 @@ bool jobs_worker (void);
    were given, and how many of those they handed back.  Main thread.  */
 void jobs_end (void);
 
-/* printf to standard output, in the order of the output.  */
+/* printf to standard output, in the order of the output.  On the main
+   thread, past a megabyte of it held behind the jobs before it, wait
+   for them first.  */
 void out_printf (char const *fmt, ...) _GL_ATTRIBUTE_FORMAT ((__printf__, 1, 2));
 
 /* error, in the order of the output.  On a worker the message is kept
