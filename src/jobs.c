@@ -496,9 +496,16 @@ out_error (int status, int errnum, char const *fmt, ...)
 char const *
 out_quote (int n, enum quoting_style style, bool colon, char const *arg)
 {
+  /* "error (0, errno, ..., quoteaf (name))" may read errno after this
+     call: it must find it as it was.  */
+  int err = errno;
   if (!current)
-    return (colon ? quotearg_n_style_colon (n, style, arg)
-            : quotearg_n_style (n, style, arg));
+    {
+      char const *q = (colon ? quotearg_n_style_colon (n, style, arg)
+                       : quotearg_n_style (n, style, arg));
+      errno = err;
+      return q;
+    }
   struct quoting_options *o = clone_quoting_options (NULL);
   set_quoting_style (o, style);
   if (colon)
@@ -508,6 +515,7 @@ out_quote (int n, enum quoting_style style, bool colon, char const *arg)
   current->quoted = xreallocarray (current->quoted, current->n_quoted + 1,
                                    sizeof *current->quoted);
   current->quoted[current->n_quoted++] = q;
+  errno = err;
   return q;
 }
 

@@ -98,9 +98,10 @@ void out_printf (char const *fmt, ...) _GL_ATTRIBUTE_FORMAT ((__printf__, 1, 2))
 void out_error (int status, int errnum, char const *fmt, ...)
   _GL_ATTRIBUTE_FORMAT ((__printf__, 3, 4));
 
-/* quotearg_n_style (N, STYLE, ARG), with ':' quoted too if COLON.  The
-   slots of quotearg_n are shared by all threads: a worker gets a copy
-   of its own instead, which lasts until its job ends.  */
+/* quotearg_n_style (N, STYLE, ARG), with ':' quoted too if COLON, and
+   errno as it was.  The slots of quotearg_n are shared by all threads:
+   a worker gets a copy of its own instead, which lasts until its job
+   ends.  */
 char const *out_quote (int n, enum quoting_style style, bool colon,
                        char const *arg);
 
