@@ -54,6 +54,10 @@
    CPR_SHIM_FSTYPE=N    fstatfs reports f_type N (a number, 0x6969 for
                         NFS) for a descriptor on a regular file: cpr
                         takes it for a file on that kind of filesystem.
+   CPR_SHIM_STATVFS=FRSIZE:BLOCKS:AVAIL
+                        statvfs reports blocks of FRSIZE bytes, BLOCKS of
+                        them, AVAIL free (numbers, 0x... too): a file
+                        system whose numbers multiply past 64 bits.
    CPR_SHIM_THREAD_OPEN=ERR:N[:BASE]
                         the first N calls of open and openat made by
                         threads other than the process's first fail with
@@ -76,6 +80,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
@@ -117,6 +122,8 @@ static int xattr_err;           /* its ERR */
 static long xattr_from = 1;     /* its N */
 static long xattr_calls;        /* calls of OP seen */
 static long fs_type = -1;       /* CPR_SHIM_FSTYPE, or -1 */
+static bool statvfs_set;        /* CPR_SHIM_STATVFS, its numbers: */
+static unsigned long long statvfs_frsize, statvfs_blocks, statvfs_avail;
 
 static long (*real_syscall) (long, ...);
 static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
@@ -223,6 +230,19 @@ setup_once (void)
   s = getenv ("CPR_SHIM_FSTYPE");
   if (s && *s)
     fs_type = strtol (s, NULL, 0);
+  s = getenv ("CPR_SHIM_STATVFS");
+  if (s && *s)
+    {
+      char *end;
+      statvfs_frsize = strtoull (s, &end, 0);
+      if (*end == ':')
+        statvfs_blocks = strtoull (end + 1, &end, 0);
+      if (*end == ':')
+        statvfs_avail = strtoull (end + 1, &end, 0);
+      if (*end || !statvfs_frsize)
+        die_with ("cpr-shim: bad CPR_SHIM_STATVFS: ", s);
+      statvfs_set = true;
+    }
   s = getenv ("CPR_SHIM_XATTR");
   if (s && *s)
     {
@@ -526,6 +546,43 @@ fstatfs64 (int fd, struct statfs64 *buf)
   int r = real_fstatfs64 (fd, buf);
   if (r == 0 && 0 <= fs_type && regular (fd))
     buf->f_type = fs_type;
+  return r;
+}
+
+/* CPR_SHIM_STATVFS's numbers in *BUF.  */
+#define FAKE_STATVFS(buf)                                       \
+  do                                                            \
+    {                                                           \
+      (buf)->f_bsize = (buf)->f_frsize = statvfs_frsize;        \
+      (buf)->f_blocks = statvfs_blocks;                         \
+      (buf)->f_bfree = (buf)->f_bavail = statvfs_avail;         \
+    }                                                           \
+  while (0)
+
+int
+statvfs (char const *name, struct statvfs *buf)
+{
+  setup ();
+  static int (*real_statvfs) (char const *, struct statvfs *);
+  if (!real_statvfs)
+    real_statvfs = dlsym (RTLD_NEXT, "statvfs");
+  int r = real_statvfs (name, buf);
+  if (r == 0 && statvfs_set)
+    FAKE_STATVFS (buf);
+  return r;
+}
+
+/* The same, for a cpr built with 64-bit offsets on a 32-bit system.  */
+int
+statvfs64 (char const *name, struct statvfs64 *buf)
+{
+  setup ();
+  static int (*real_statvfs64) (char const *, struct statvfs64 *);
+  if (!real_statvfs64)
+    real_statvfs64 = dlsym (RTLD_NEXT, "statvfs64");
+  int r = real_statvfs64 (name, buf);
+  if (r == 0 && statvfs_set)
+    FAKE_STATVFS (buf);
   return r;
 }
 
