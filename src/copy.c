@@ -2282,13 +2282,36 @@ static struct
 enum { ROOM_RESERVE = 32 << 20, ROOM_RESERVE_FILES = 64 };
 static intmax_t const ROOM_SHARE_MAX = (intmax_t) 1 << 30;
 
+/* A file system's COUNT of blocks of SIZE bytes, in bytes, or
+   INTMAX_MAX if that is more: some say they have 2^64 bytes and
+   more.  */
+static intmax_t
+room_bytes (uintmax_t count, intmax_t size)
+{
+  intmax_t r;
+  return INT_MULTIPLY_WRAPV (count, size, &r) ? INTMAX_MAX : r;
+}
+
+/* A - B, where B >= 0, or -1 if that is below 0: no room.  Not less,
+   which could overflow.  */
+static intmax_t
+room_less (intmax_t a, intmax_t b)
+{
+  return b <= a ? a - b : -1;
+}
+
 /* What a copy of a file of SIZE bytes takes: its blocks and four more,
-   for its inode, its xattrs, its directory entry.  */
+   for its inode, its xattrs, its directory entry; INTMAX_MAX, which
+   fits nowhere, if that is more (a sparse file may be 2^63 - 1 bytes
+   long).  */
 static intmax_t
 room_cost (off_t size)
 {
   intmax_t b = room.block;
-  return (size + b - 1) / b * b + 4 * b;
+  intmax_t blocks = size / b + (size % b != 0);
+  intmax_t cost;
+  return (INT_ADD_WRAPV (blocks, 4, &blocks)
+          || INT_MULTIPLY_WRAPV (blocks, b, &cost) ? INTMAX_MAX : cost);
 }
 
 /* Find out the room on the file system DEV, that of the directory of
@@ -2307,13 +2330,16 @@ room_measure (dev_t dev, char const *dst)
   room.block = fs.f_frsize ? fs.f_frsize : fs.f_bsize;
   if (room.block <= 0)
     room.block = 4096;
-  intmax_t size = (intmax_t) fs.f_blocks * room.block;
-  room.bytes = ((intmax_t) fs.f_bavail * room.block - ROOM_RESERVE
-                - MIN (size / 100, ROOM_SHARE_MAX) - room.busy_bytes);
+  intmax_t size = room_bytes (fs.f_blocks, room.block);
+  intmax_t free_bytes = room_bytes (fs.f_bavail, room.block);
+  intmax_t reserve = ROOM_RESERVE + MIN (size / 100, ROOM_SHARE_MAX);
+  room.bytes = room_less (room_less (free_bytes, reserve), room.busy_bytes);
   /* A file system without a count of inodes (btrfs) has no limit.  */
+  intmax_t free_files = MIN (fs.f_favail, INTMAX_MAX);
+  intmax_t files_reserve = ROOM_RESERVE_FILES + (intmax_t) (fs.f_files / 100);
   room.files = (fs.f_files
-                ? ((intmax_t) fs.f_favail - ROOM_RESERVE_FILES
-                   - (intmax_t) fs.f_files / 100 - room.busy_files)
+                ? room_less (room_less (free_files, files_reserve),
+                             room.busy_files)
                 : INTMAX_MAX);
 }
 
@@ -2365,9 +2391,11 @@ room_for_main (struct job const *j, dev_t dev, struct cp_options const *x)
 {
   if (!room.known || room.dev != dev)
     return;
-  room.bytes -= room_cost (S_ISREG (j->src_st.st_mode) && !x->hard_link
-                           && !x->symbolic_link ? j->src_st.st_size : 0);
-  room.files--;
+  room.bytes = room_less (room.bytes,
+                          room_cost (S_ISREG (j->src_st.st_mode)
+                                     && !x->hard_link && !x->symbolic_link
+                                     ? j->src_st.st_size : 0));
+  room.files = room_less (room.files, 1);
   if (room.bytes < 0 || room.files < 0)
     jobs_drain ();
 }
