@@ -28,11 +28,14 @@
 #include "jobs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "xvasprintf.h"
@@ -360,23 +363,43 @@ jobs_worker (void)
   return current != NULL;
 }
 
+/* Open NAME to append to it, if it is a regular file of the caller's,
+   or a new one; else return -1.  Not through a symlink, and not another
+   user's file: root, with NAME in /tmp, must not write where another
+   user's symlink leads, nor into their file.  Not a FIFO either, whose
+   open would wait for a reader.  */
+static int
+open_own (char const *name)
+{
+  int fd = open (name, (O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW
+                        | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), 0666);
+  struct stat st;
+  if (0 <= fd && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || st.st_uid != geteuid ()))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 /* With CPR_JOBS_REPORT=FILE in the environment, append to FILE a line
    that says how many worker threads ran and how many jobs they were
    given: the tests check that copies were made side by side, which
    nothing else shows, since the outcome must be the same.  Quietly
-   nothing if FILE cannot be written.  */
+   nothing if FILE cannot be written, or is not the caller's own.  */
 static void
 jobs_report (void)
 {
   char const *name = getenv ("CPR_JOBS_REPORT");
   if (!name || !*name)
     return;
-  FILE *f = fopen (name, "a");
-  if (!f)
+  int fd = open_own (name);
+  if (fd < 0)
     return;
-  fprintf (f, "workers %zu jobs %ju back %ju\n", n_workers, n_submitted,
+  dprintf (fd, "workers %zu jobs %ju back %ju\n", n_workers, n_submitted,
            n_back);
-  fclose (f);
+  close (fd);
 }
 
 void
