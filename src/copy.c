@@ -807,6 +807,7 @@ hand_back (struct job *j, int err)
   if (!(j->deferred && jobs_worker () && (err == EMFILE || err == ENFILE)))
     return false;
   j->handed_back = true;
+  jobs_hand_back ();
   return true;
 }
 
@@ -2183,19 +2184,30 @@ jobs_for (struct job const *j, struct cp_options const *x)
   return auto_workers;
 }
 
-/* The file descriptors open now, or -1 if unknown.  */
+/* The most descriptors that fds_open looks at one by one, where
+   /proc is not mounted: a few milliseconds of calls.  */
+enum { FD_PROBE_MAX = 1 << 16 };
+
+/* The file descriptors open now, below LIMIT: the entries of
+   /proc/self/fd, or where it cannot be read, the numbers below LIMIT
+   (up to FD_PROBE_MAX) that fcntl knows.  */
 static intmax_t
-fds_open (void)
+fds_open (rlim_t limit)
 {
   DIR *d = opendir ("/proc/self/fd");
-  if (!d)
-    return -1;
   intmax_t n = 0;
-  for (struct dirent *e; (e = readdir (d)); )
-    n += e->d_name[0] != '.';
-  closedir (d);
-  /* Less the one that listed them.  */
-  return n - 1;
+  if (d)
+    {
+      for (struct dirent *e; (e = readdir (d)); )
+        n += e->d_name[0] != '.';
+      closedir (d);
+      /* Less the one that listed them.  */
+      return n - 1;
+    }
+  int top = MIN (limit, FD_PROBE_MAX);
+  for (int fd = 0; fd < top; fd++)
+    n += 0 <= fcntl (fd, F_GETFD);
+  return n;
 }
 
 /* The descriptors that a worker holds at once: the source, the copy,
@@ -2207,18 +2219,17 @@ enum { WORKER_FDS = 3, MAIN_FDS = 8 };
 /* How many of N workers the limit on open files (RLIMIT_NOFILE) leaves
    room for, with the descriptors open now: GNU cp copies a tree with a
    handful of them, and with "ulimit -n 16" --jobs=8 must not fail where
-   it does not.  */
+   it does not.  Those open now count however high the limit: cpr may
+   inherit most of them, and the main thread must still find its
+   own.  */
 static size_t
 workers_for_fds (size_t n)
 {
   struct rlimit rl;
-  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY
-      || (n + 1) * WORKER_FDS + MAIN_FDS + 1024 <= rl.rlim_cur)
+  if (getrlimit (RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
     return n;
-  intmax_t open_now = fds_open ();
-  if (open_now < 0)
-    open_now = 64;
-  intmax_t left = (intmax_t) rl.rlim_cur - open_now - MAIN_FDS;
+  intmax_t left = ((intmax_t) MIN (rl.rlim_cur, INTMAX_MAX / 2)
+                   - fds_open (rl.rlim_cur) - MAIN_FDS);
   return left < WORKER_FDS ? 0 : MIN (n, (size_t) (left / WORKER_FDS));
 }
 
@@ -2271,13 +2282,36 @@ static struct
 enum { ROOM_RESERVE = 32 << 20, ROOM_RESERVE_FILES = 64 };
 static intmax_t const ROOM_SHARE_MAX = (intmax_t) 1 << 30;
 
+/* A file system's COUNT of blocks of SIZE bytes, in bytes, or
+   INTMAX_MAX if that is more: some say they have 2^64 bytes and
+   more.  */
+static intmax_t
+room_bytes (uintmax_t count, intmax_t size)
+{
+  intmax_t r;
+  return INT_MULTIPLY_WRAPV (count, size, &r) ? INTMAX_MAX : r;
+}
+
+/* A - B, where B >= 0, or -1 if that is below 0: no room.  Not less,
+   which could overflow.  */
+static intmax_t
+room_less (intmax_t a, intmax_t b)
+{
+  return b <= a ? a - b : -1;
+}
+
 /* What a copy of a file of SIZE bytes takes: its blocks and four more,
-   for its inode, its xattrs, its directory entry.  */
+   for its inode, its xattrs, its directory entry; INTMAX_MAX, which
+   fits nowhere, if that is more (a sparse file may be 2^63 - 1 bytes
+   long).  */
 static intmax_t
 room_cost (off_t size)
 {
   intmax_t b = room.block;
-  return (size + b - 1) / b * b + 4 * b;
+  intmax_t blocks = size / b + (size % b != 0);
+  intmax_t cost;
+  return (INT_ADD_WRAPV (blocks, 4, &blocks)
+          || INT_MULTIPLY_WRAPV (blocks, b, &cost) ? INTMAX_MAX : cost);
 }
 
 /* Find out the room on the file system DEV, that of the directory of
@@ -2296,13 +2330,16 @@ room_measure (dev_t dev, char const *dst)
   room.block = fs.f_frsize ? fs.f_frsize : fs.f_bsize;
   if (room.block <= 0)
     room.block = 4096;
-  intmax_t size = (intmax_t) fs.f_blocks * room.block;
-  room.bytes = ((intmax_t) fs.f_bavail * room.block - ROOM_RESERVE
-                - MIN (size / 100, ROOM_SHARE_MAX) - room.busy_bytes);
+  intmax_t size = room_bytes (fs.f_blocks, room.block);
+  intmax_t free_bytes = room_bytes (fs.f_bavail, room.block);
+  intmax_t reserve = ROOM_RESERVE + MIN (size / 100, ROOM_SHARE_MAX);
+  room.bytes = room_less (room_less (free_bytes, reserve), room.busy_bytes);
   /* A file system without a count of inodes (btrfs) has no limit.  */
+  intmax_t free_files = MIN (fs.f_favail, INTMAX_MAX);
+  intmax_t files_reserve = ROOM_RESERVE_FILES + (intmax_t) (fs.f_files / 100);
   room.files = (fs.f_files
-                ? ((intmax_t) fs.f_favail - ROOM_RESERVE_FILES
-                   - (intmax_t) fs.f_files / 100 - room.busy_files)
+                ? room_less (room_less (free_files, files_reserve),
+                             room.busy_files)
                 : INTMAX_MAX);
 }
 
@@ -2354,9 +2391,11 @@ room_for_main (struct job const *j, dev_t dev, struct cp_options const *x)
 {
   if (!room.known || room.dev != dev)
     return;
-  room.bytes -= room_cost (S_ISREG (j->src_st.st_mode) && !x->hard_link
-                           && !x->symbolic_link ? j->src_st.st_size : 0);
-  room.files--;
+  room.bytes = room_less (room.bytes,
+                          room_cost (S_ISREG (j->src_st.st_mode)
+                                     && !x->hard_link && !x->symbolic_link
+                                     ? j->src_st.st_size : 0));
+  room.files = room_less (room.files, 1);
   if (room.bytes < 0 || room.files < 0)
     jobs_drain ();
 }
@@ -2486,7 +2525,6 @@ static bool
 copy_handed_back (struct task *t)
 {
   fds_short = true;
-  jobs_count_back ();
   t->j.handed_back = false;
   t->j.deferred = false;
   bool ok = copy_reg (&t->j, t->x);
@@ -2841,6 +2879,72 @@ copy_internal (char const *src, char const *dst, char const *dst_rel,
   bool ok = copy_job (&j, x, copy_into_self);
   count_done (&j, x);
   return ok;
+}
+
+/* A directory's identity.  */
+struct dir_id
+{
+  dev_t dev;
+  ino_t ino;
+};
+
+/* The directories from the one named NAME up to the root, as ".." leads
+   (not as the name reads: through symlinks, the real ones), into
+   *CHAIN; return how many, 0 if NAME is not a directory we can open.  */
+static size_t
+ancestry (char const *name, struct dir_id **chain)
+{
+  *chain = NULL;
+  size_t n = 0;
+  int fd = open (name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  for (struct stat st; 0 <= fd && fstat (fd, &st) == 0; )
+    {
+      /* The root is its own parent.  */
+      if (n && (*chain)[n - 1].dev == st.st_dev
+          && (*chain)[n - 1].ino == st.st_ino)
+        break;
+      *chain = xreallocarray (*chain, n + 1, sizeof **chain);
+      (*chain)[n++] = (struct dir_id) { .dev = st.st_dev, .ino = st.st_ino };
+      int parent = openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+      close (fd);
+      fd = parent;
+    }
+  if (0 <= fd)
+    close (fd);
+  return n;
+}
+
+/* Whether the first of A's N_A directories is among B's N_B.  */
+static bool
+chain_has (struct dir_id const *a, size_t n_a, struct dir_id const *b,
+           size_t n_b)
+{
+  for (size_t i = 0; n_a && i < n_b; i++)
+    if (a[0].dev == b[i].dev && a[0].ino == b[i].ino)
+      return true;
+  return false;
+}
+
+bool
+copy_reads_back (char const *src_name, char const *dst_name,
+                 struct cp_options const *x)
+{
+  struct stat st;
+  bool follow = x->dereference != DEREF_NEVER;
+  if ((follow ? stat (src_name, &st) : lstat (src_name, &st)) != 0)
+    /* A symlink that leads nowhere yet may lead, once an earlier
+       operand is copied, into its copy.  */
+    return (follow && lstat (src_name, &st) == 0 && S_ISLNK (st.st_mode));
+  if (!S_ISDIR (st.st_mode))
+    return false;
+  struct dir_id *src, *dst;
+  size_t n_src = ancestry (src_name, &src);
+  size_t n_dst = ancestry (dst_name, &dst);
+  bool r = (chain_has (src, n_src, dst, n_dst)
+            || chain_has (dst, n_dst, src, n_src));
+  free (src);
+  free (dst);
+  return r;
 }
 
 bool

@@ -142,6 +142,17 @@ bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
            char const *dst_relname, bool nonexistent_dst,
            struct cp_options const *x, bool *copy_into_self);
 
+/* --jobs: whether a copy of the operand SRC_NAME into DST_NAME (the
+   target directory, or the one operand's destination) may list, as a
+   source, a directory into which it copies files: SRC_NAME is a
+   directory (as *X follows operands) within DST_NAME, or holding it.
+   Those files would then have to be whole when listed, and made in the
+   order that a copy one file at a time makes them, for their inode
+   numbers give the order of the listing.  False if DST_NAME is not a
+   directory: what a copy creates, it does not list.  */
+bool copy_reads_back (char const *src_name, char const *dst_name,
+                      struct cp_options const *x);
+
 /* For --progress, count the operand SRC_NAME as found (its size, or
    that it is a directory to be listed), before the copy starts: the
    totals then cover every operand from the start.  */

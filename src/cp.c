@@ -894,6 +894,24 @@ copy_into_dir (char *arg, char const *target, int target_fd,
   return ok;
 }
 
+/* --jobs: copy one file at a time if the copy of one of the N operands
+   in FILE into DST may list what it writes (copy_reads_back): "cpr -r
+   s/. s/sub" lists s/sub after filling it, and GNU cp would have made
+   its files whole and in order.  A rare case, and only the time
+   differs.  */
+static void
+settle_jobs (int n, char **file, char const *dst, struct cp_options *x)
+{
+  if (x->jobs == 1 || !x->recursive)
+    return;
+  for (int i = 0; i < n; i++)
+    if (copy_reads_back (file[i], dst, x))
+      {
+        x->jobs = 1;
+        return;
+      }
+}
+
 /* Copy the N operands in FILE as the command line says.  */
 static bool
 do_copy (int n, char **file, struct cli *c)
@@ -951,6 +969,7 @@ do_copy (int n, char **file, struct cli *c)
       src_info_init (&c->x);
       for (int i = 0; i < n; i++)
         count_source (file[i], &c->x);
+      settle_jobs (n, file, dir, &c->x);
       for (int i = 0; i < n; i++)
         ok &= copy_into_dir (file[i], dir, fd, c);
       /* Copies on worker threads use FD.  */
@@ -981,6 +1000,7 @@ do_copy (int n, char **file, struct cli *c)
     }
   bool copy_into_self;
   count_source (src, &x);
+  settle_jobs (1, file, dst, &x);
   ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
   /* A copy on a worker thread uses X.  */
   ok &= copy_wait ();

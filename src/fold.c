@@ -35,9 +35,10 @@ fold_wide (unsigned long fs_type, bool flags_known, unsigned long flags)
     return true;
   /* File systems that compare names byte for byte unless a directory
      has the flag above (ext2 to ext4, tmpfs, f2fs), or always (btrfs,
-     XFS, whose case-insensitive variant folds ASCII only), as
-     statfs's f_type says.  Anything else may have rules of its
-     own.  */
+     XFS, whose case-insensitive variant folds ASCII, and before Linux
+     6.3 the capitals of ISO 8859-1 too: fold_key folds both
+     everywhere), as statfs's f_type says.  Anything else may have
+     rules of its own.  */
   switch ((uint32_t) fs_type)
     {
     case 0xEF53:                /* ext2, ext3, ext4 */
@@ -52,9 +53,32 @@ fold_wide (unsigned long fs_type, bool flags_known, unsigned long flags)
     }
 }
 
+/* Whether the byte C is a capital letter of ISO 8859-1, which the
+   kernel's tolower folded: XFS's ascii-ci did so before Linux 6.3.  */
+static bool
+latin1_capital (unsigned char c)
+{
+  return 0xC0 <= c && c <= 0xDE && c != 0xD7;
+}
+
+/* Whether NAME may be the short name that VFAT gives another file of a
+   long name ("LONGFI~1.TXT" for "longfilename.txt"): it has a '~' and a
+   digit.  Which long name, and its number, depend on the names there
+   and on the order the copies make them in: any may be.  */
+static bool
+vfat_alias (char const *name)
+{
+  for (char const *p = strchr (name, '~'); p; p = strchr (p + 1, '~'))
+    if ('0' <= p[1] && p[1] <= '9')
+      return true;
+  return false;
+}
+
 char *
 fold_key (char const *name, bool wide)
 {
+  if (wide && vfat_alias (name))
+    return NULL;
   char *key = xstrdup (name);
   for (char *p = key; *p; p++)
     if ('A' <= *p && *p <= 'Z')
@@ -64,6 +88,8 @@ fold_key (char const *name, bool wide)
         free (key);
         return NULL;
       }
+    else if (latin1_capital (*p))
+      *p += 0x20;
   /* FAT drops the dots and spaces that end a name: "a." is "a".  */
   if (wide)
     for (size_t n = strlen (key); 1 < n && (key[n - 1] == '.'

@@ -26,18 +26,30 @@
 
    ASCII letters of either case are taken for one everywhere: checking
    costs nothing, and a name that differs from another in case only is
-   rare.  Names with other bytes are harder.  A casefolding directory
-   (ext4, f2fs, tmpfs and bcachefs with FS_CASEFOLD_FL) normalizes
-   Unicode and folds case fully, so that "é" and "e" followed by a
-   combining acute accent, or "ß" and "ss", or the Kelvin sign and "k",
-   are one name, of another length; exFAT, NTFS and SMB servers have
+   rare.  So are the capitals of ISO 8859-1 and their small letters,
+   which XFS's ascii-ci folded before Linux 6.3.  Names with other bytes
+   are harder.  A casefolding directory (ext4, f2fs, tmpfs and bcachefs
+   with FS_CASEFOLD_FL) normalizes Unicode and folds case fully, so that
+   "é" and "e" followed by a combining acute accent, or "ß" and "ss", or
+   the Kelvin sign and "k", are one name, of another length; exFAT, NTFS and SMB servers have
    rules of their own, and FAT ignores the dots and spaces that end a
    name.  Rather than follow each, a directory where such rules may
    apply takes a name with any byte outside ASCII for every other name:
    a copy with such a name waits for the copies in flight into that
    directory, and those after it wait for it; and it ignores the dots
-   and spaces at a name's end.  A directory known to compare names byte
-   for byte has neither cost.  */
+   and spaces at a name's end.  There, too, a name with a '~' and a
+   digit may be the short name that VFAT gives a file of a long name
+   ("LONGFI~1.TXT"), and is taken for every other name.  A directory
+   known to compare names byte for byte has none of these costs.
+
+   Not foreseen: the msdos file system, which cuts a long name down to
+   8.3 ("longfilename.txt" is "LONGFILE.TXT"), and VFAT mounted with
+   nonumtail, which gives a long name a short one without '~' when it
+   can: names that such a directory takes for one without a '~' are
+   copied side by side, with another outcome than one at a time.  And
+   which number VFAT gives each short name of the same start (~1, ~2)
+   follows the order the copies are made in, as the order of a new
+   directory's entries does.  */
 
 /* Whether a directory on a file system of the type FS_TYPE (statfs's
    f_type), with the inode flags FLAGS (FS_IOC_GETFLAGS) if FLAGS_KNOWN,

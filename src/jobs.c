@@ -28,10 +28,14 @@
 #include "jobs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "xvasprintf.h"
@@ -60,6 +64,7 @@ struct entry
   void (*done) (void *, bool);
   void *arg;
   bool ok;                      /* what RUN returned */
+  bool back;                    /* handed back: DONE does the work */
   struct segment *out;          /* the output, in order */
   struct segment **out_end;
   char **quoted;                /* out_quote's copies, freed at its end */
@@ -80,6 +85,14 @@ static bool stopping;
 
 static pthread_t *workers;
 static size_t n_workers;
+
+/* The bytes of output that the main thread made, waiting in the ring
+   behind a job, and the most that may wait: a tree of millions of
+   symlinks behind one large file would otherwise have all their -v
+   lines in memory at once.  Past it the main thread waits for the jobs
+   before it.  A megabyte is thousands of lines, the work of a while.  */
+static size_t held;
+enum { HELD_MAX = 1 << 20 };
 
 /* The jobs submitted, and those handed back, for jobs_report.  */
 static uintmax_t n_submitted, n_back;
@@ -123,6 +136,8 @@ write_output (struct entry *e)
   for (struct segment *s = e->out, *next; s; s = next)
     {
       next = s->next;
+      if (s->kind == SEG_OUT && !e->run)
+        held -= strlen (s->text);
       if (s->kind == SEG_OUT)
         fputs (s->text, stdout);
       else if (s->kind == SEG_ERR)
@@ -270,7 +285,9 @@ jobs_next (void)
 }
 
 /* Whether the entries numbered FIRST and later are done, with the
-   lock held.  */
+   lock held.  One handed back is not until its DONE, on the main thread,
+   has done the work, after the entries before it are written: till then
+   it is still in the ring.  */
 static bool
 done_from (uintmax_t first)
 {
@@ -279,7 +296,7 @@ done_from (uintmax_t first)
       struct entry *e = at (i - 1);
       if (e->seq < first)
         break;
-      if (e->state != DONE)
+      if (e->state != DONE || e->back)
         return false;
     }
   return true;
@@ -332,9 +349,12 @@ jobs_any (bool (*fn) (void const *, void const *), void const *ctx)
 }
 
 void
-jobs_count_back (void)
+jobs_hand_back (void)
 {
-  n_back++;
+  pthread_mutex_lock (&lock);
+  n_back += !current->back;
+  current->back = true;
+  pthread_mutex_unlock (&lock);
 }
 
 bool
@@ -343,23 +363,43 @@ jobs_worker (void)
   return current != NULL;
 }
 
+/* Open NAME to append to it, if it is a regular file of the caller's,
+   or a new one; else return -1.  Not through a symlink, and not another
+   user's file: root, with NAME in /tmp, must not write where another
+   user's symlink leads, nor into their file.  Not a FIFO either, whose
+   open would wait for a reader.  */
+static int
+open_own (char const *name)
+{
+  int fd = open (name, (O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW
+                        | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), 0666);
+  struct stat st;
+  if (0 <= fd && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+                  || st.st_uid != geteuid ()))
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
 /* With CPR_JOBS_REPORT=FILE in the environment, append to FILE a line
    that says how many worker threads ran and how many jobs they were
    given: the tests check that copies were made side by side, which
    nothing else shows, since the outcome must be the same.  Quietly
-   nothing if FILE cannot be written.  */
+   nothing if FILE cannot be written, or is not the caller's own.  */
 static void
 jobs_report (void)
 {
   char const *name = getenv ("CPR_JOBS_REPORT");
   if (!name || !*name)
     return;
-  FILE *f = fopen (name, "a");
-  if (!f)
+  int fd = open_own (name);
+  if (fd < 0)
     return;
-  fprintf (f, "workers %zu jobs %ju back %ju\n", n_workers, n_submitted,
+  dprintf (fd, "workers %zu jobs %ju back %ju\n", n_workers, n_submitted,
            n_back);
-  fclose (f);
+  close (fd);
 }
 
 void
@@ -410,17 +450,49 @@ format (char const *fmt, va_list ap)
   return s ? s : xstrdup (fmt);
 }
 
+/* Wait, on the main thread, for the jobs before its output, while more
+   than HELD_MAX bytes of it wait for them.  */
+static void
+hold_back (void)
+{
+  while (HELD_MAX < held && count)
+    {
+      pthread_mutex_lock (&lock);
+      wait_oldest ();
+      pthread_mutex_unlock (&lock);
+      write_done ();
+    }
+}
+
 void
 out_printf (char const *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
+  if (!jobs_started)
+    {
+      vprintf (fmt, ap);
+      va_end (ap);
+      return;
+    }
+  /* Formatted first: finding its entry may wait, and write what is due,
+     and the DONEs called then may quote other names in the slots that
+     the arguments point to.  */
+  char *text = format (fmt, ap);
+  va_end (ap);
   struct entry *e = output_entry ();
   if (!e)
-    vprintf (fmt, ap);
-  else
-    add_segment (e, SEG_OUT)->text = format (fmt, ap);
-  va_end (ap);
+    {
+      fputs (text, stdout);
+      free (text);
+      return;
+    }
+  add_segment (e, SEG_OUT)->text = text;
+  if (!current)
+    {
+      held += strlen (text);
+      hold_back ();
+    }
 }
 
 void
@@ -447,9 +519,16 @@ out_error (int status, int errnum, char const *fmt, ...)
 char const *
 out_quote (int n, enum quoting_style style, bool colon, char const *arg)
 {
+  /* "error (0, errno, ..., quoteaf (name))" may read errno after this
+     call: it must find it as it was.  */
+  int err = errno;
   if (!current)
-    return (colon ? quotearg_n_style_colon (n, style, arg)
-            : quotearg_n_style (n, style, arg));
+    {
+      char const *q = (colon ? quotearg_n_style_colon (n, style, arg)
+                       : quotearg_n_style (n, style, arg));
+      errno = err;
+      return q;
+    }
   struct quoting_options *o = clone_quoting_options (NULL);
   set_quoting_style (o, style);
   if (colon)
@@ -459,6 +538,7 @@ out_quote (int n, enum quoting_style style, bool colon, char const *arg)
   current->quoted = xreallocarray (current->quoted, current->n_quoted + 1,
                                    sizeof *current->quoted);
   current->quoted[current->n_quoted++] = q;
+  errno = err;
   return q;
 }
 

@@ -55,8 +55,9 @@ void jobs_submit (bool (*run) (void *), void (*done) (void *, bool),
    waits for those submitted from now on.  Main thread.  */
 uintmax_t jobs_next (void);
 
-/* Wait until the jobs numbered FIRST and later are done, and write the
-   output that is due.  Main thread.  */
+/* Wait until the jobs numbered FIRST and later are done, those handed
+   back finished too, and write the output that is due.  Main
+   thread.  */
 void jobs_wait (uintmax_t first);
 
 /* Wait until every job is done and its output written.  Main thread.  */
@@ -72,9 +73,11 @@ bool jobs_pending (void);
 bool jobs_any (bool (*fn) (void const *arg, void const *ctx),
                void const *ctx);
 
-/* Count a job that its worker handed back to the main thread's DONE,
-   for jobs_report.  Main thread.  */
-void jobs_count_back (void);
+/* Say that the job the calling worker runs is handed back: its DONE
+   does the work on the main thread.  jobs_wait then waits for that DONE
+   too, which comes after the output of every job before it; jobs_end
+   reports the count.  Worker.  */
+void jobs_hand_back (void);
 
 /* Whether the calling thread is a worker.  */
 bool jobs_worker (void);
@@ -84,7 +87,9 @@ bool jobs_worker (void);
    were given, and how many of those they handed back.  Main thread.  */
 void jobs_end (void);
 
-/* printf to standard output, in the order of the output.  */
+/* printf to standard output, in the order of the output.  On the main
+   thread, past a megabyte of it held behind the jobs before it, wait
+   for them first.  */
 void out_printf (char const *fmt, ...) _GL_ATTRIBUTE_FORMAT ((__printf__, 1, 2));
 
 /* error, in the order of the output.  On a worker the message is kept
@@ -93,9 +98,10 @@ void out_printf (char const *fmt, ...) _GL_ATTRIBUTE_FORMAT ((__printf__, 1, 2))
 void out_error (int status, int errnum, char const *fmt, ...)
   _GL_ATTRIBUTE_FORMAT ((__printf__, 3, 4));
 
-/* quotearg_n_style (N, STYLE, ARG), with ':' quoted too if COLON.  The
-   slots of quotearg_n are shared by all threads: a worker gets a copy
-   of its own instead, which lasts until its job ends.  */
+/* quotearg_n_style (N, STYLE, ARG), with ':' quoted too if COLON, and
+   errno as it was.  The slots of quotearg_n are shared by all threads:
+   a worker gets a copy of its own instead, which lasts until its job
+   ends.  */
 char const *out_quote (int n, enum quoting_style style, bool colon,
                        char const *arg);
 

@@ -130,7 +130,10 @@ tests/cpr-jobs/%.jobs: tests/cpr/%.sh
 # --jobs's own options and cases.
 HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
   tests/cpr/jobs-args.sh tests/cpr/jobs-names.sh tests/cpr/jobs-backup.sh \
-  tests/cpr/jobs-nofile.sh tests/cpr/jobs-fold.sh
+  tests/cpr/jobs-nofile.sh tests/cpr/jobs-fold.sh \
+  tests/cpr/jobs-handback.sh tests/cpr/jobs-inherited.sh \
+  tests/cpr/jobs-into-self.sh tests/cpr/jobs-verbose.sh \
+  tests/cpr/jobs-room.sh tests/cpr/jobs-report.sh
 # What jobs-fold.sh checks: src/fold.c's decisions.
 check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h

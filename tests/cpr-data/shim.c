@@ -54,11 +54,18 @@
    CPR_SHIM_FSTYPE=N    fstatfs reports f_type N (a number, 0x6969 for
                         NFS) for a descriptor on a regular file: cpr
                         takes it for a file on that kind of filesystem.
-   CPR_SHIM_THREAD_OPEN=ERR:N
+   CPR_SHIM_STATVFS=FRSIZE:BLOCKS:AVAIL
+                        statvfs reports blocks of FRSIZE bytes, BLOCKS of
+                        them, AVAIL free (numbers, 0x... too): a file
+                        system whose numbers multiply past 64 bits.
+   CPR_SHIM_THREAD_OPEN=ERR:N[:BASE]
                         the first N calls of open and openat made by
                         threads other than the process's first fail with
                         ERR (EMFILE or ENFILE): cpr --jobs's workers run
-                        out of file descriptors, its main thread not.  */
+                        out of file descriptors, its main thread not.
+                        With BASE, only the calls on a name whose last
+                        component is BASE count: one chosen file of a
+                        tree is handed back.  */
 
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -73,6 +80,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
@@ -114,6 +122,8 @@ static int xattr_err;           /* its ERR */
 static long xattr_from = 1;     /* its N */
 static long xattr_calls;        /* calls of OP seen */
 static long fs_type = -1;       /* CPR_SHIM_FSTYPE, or -1 */
+static bool statvfs_set;        /* CPR_SHIM_STATVFS, its numbers: */
+static unsigned long long statvfs_frsize, statvfs_blocks, statvfs_avail;
 
 static long (*real_syscall) (long, ...);
 static ssize_t (*real_copy_file_range) (int, off_t *, int, off_t *, size_t,
@@ -220,6 +230,19 @@ setup_once (void)
   s = getenv ("CPR_SHIM_FSTYPE");
   if (s && *s)
     fs_type = strtol (s, NULL, 0);
+  s = getenv ("CPR_SHIM_STATVFS");
+  if (s && *s)
+    {
+      char *end;
+      statvfs_frsize = strtoull (s, &end, 0);
+      if (*end == ':')
+        statvfs_blocks = strtoull (end + 1, &end, 0);
+      if (*end == ':')
+        statvfs_avail = strtoull (end + 1, &end, 0);
+      if (*end || !statvfs_frsize)
+        die_with ("cpr-shim: bad CPR_SHIM_STATVFS: ", s);
+      statvfs_set = true;
+    }
   s = getenv ("CPR_SHIM_XATTR");
   if (s && *s)
     {
@@ -526,6 +549,43 @@ fstatfs64 (int fd, struct statfs64 *buf)
   return r;
 }
 
+/* CPR_SHIM_STATVFS's numbers in *BUF.  */
+#define FAKE_STATVFS(buf)                                       \
+  do                                                            \
+    {                                                           \
+      (buf)->f_bsize = (buf)->f_frsize = statvfs_frsize;        \
+      (buf)->f_blocks = statvfs_blocks;                         \
+      (buf)->f_bfree = (buf)->f_bavail = statvfs_avail;         \
+    }                                                           \
+  while (0)
+
+int
+statvfs (char const *name, struct statvfs *buf)
+{
+  setup ();
+  static int (*real_statvfs) (char const *, struct statvfs *);
+  if (!real_statvfs)
+    real_statvfs = dlsym (RTLD_NEXT, "statvfs");
+  int r = real_statvfs (name, buf);
+  if (r == 0 && statvfs_set)
+    FAKE_STATVFS (buf);
+  return r;
+}
+
+/* The same, for a cpr built with 64-bit offsets on a 32-bit system.  */
+int
+statvfs64 (char const *name, struct statvfs64 *buf)
+{
+  setup ();
+  static int (*real_statvfs64) (char const *, struct statvfs64 *);
+  if (!real_statvfs64)
+    real_statvfs64 = dlsym (RTLD_NEXT, "statvfs64");
+  int r = real_statvfs64 (name, buf);
+  if (r == 0 && statvfs_set)
+    FAKE_STATVFS (buf);
+  return r;
+}
+
 /* Whether CPR_SHIM_XATTR fails this call of OP on NAME; set errno then,
    or kill the process.  */
 static bool
@@ -594,10 +654,12 @@ fremovexattr (int fd, char const *name)
   return r;
 }
 
-/* CPR_SHIM_THREAD_OPEN's ERR, or 0, and its N, counted down.  Read
-   apart from setup, whose own calls of open come here.  */
+/* CPR_SHIM_THREAD_OPEN's ERR, or 0, its N, counted down, and its BASE,
+   or NULL.  Read apart from setup, whose own calls of open come
+   here.  */
 static int thread_open_err;
 static long thread_open_left;
+static char const *thread_open_base;
 
 static void
 thread_open_setup (void)
@@ -617,17 +679,27 @@ thread_open_setup (void)
       _exit (99);
     }
   thread_open_left = atol (s + 7);
+  char const *base = strchr (s + 7, ':');
+  if (base)
+    thread_open_base = base + 1;
 }
 
-/* Whether this call of open or openat fails (CPR_SHIM_THREAD_OPEN); set
-   errno then.  */
+/* Whether this call of open or openat, on NAME, fails
+   (CPR_SHIM_THREAD_OPEN); set errno then.  */
 static bool
-thread_open_fails (void)
+thread_open_fails (char const *name)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once (&once, thread_open_setup);
-  if (!thread_open_err || gettid () == getpid ()
-      || __atomic_sub_fetch (&thread_open_left, 1, __ATOMIC_RELAXED) < 0)
+  if (!thread_open_err || gettid () == getpid ())
+    return false;
+  if (thread_open_base)
+    {
+      char const *slash = strrchr (name, '/');
+      if (strcmp (slash ? slash + 1 : name, thread_open_base) != 0)
+        return false;
+    }
+  if (__atomic_sub_fetch (&thread_open_left, 1, __ATOMIC_RELAXED) < 0)
     return false;
   errno = thread_open_err;
   return true;
@@ -653,7 +725,7 @@ open (char const *name, int flags, ...)
 {
   mode_t mode = 0;
   OPEN_MODE (flags, flags, mode);
-  if (thread_open_fails ())
+  if (thread_open_fails (name))
     return -1;
   static int (*real) (char const *, int, ...);
   if (!real)
@@ -666,7 +738,7 @@ openat (int dirfd, char const *name, int flags, ...)
 {
   mode_t mode = 0;
   OPEN_MODE (flags, flags, mode);
-  if (thread_open_fails ())
+  if (thread_open_fails (name))
     return -1;
   static int (*real) (int, char const *, int, ...);
   if (!real)

@@ -88,6 +88,18 @@ main (void)
   /* FAT's ending dots and spaces.  */
   check_clash ("notes.", "NOTES", true, true);
   check_clash ("notes ", "notes", true, true);
+  /* VFAT's short names: "LONGFI~1.TXT" may be another name of the
+     file "longfilename.txt" that the copy makes beside it.  */
+  check_clash ("LONGFI~1.TXT", "longfilename.txt", true, true);
+  check_clash ("a~12", "b", true, true);
+  check_clash ("LONGFI~1.TXT", "longfilename.txt", false, false);
+  check_clash ("notes~", "b", true, false);
+  /* XFS's ascii-ci before Linux 6.3 folded the Latin-1 capitals (0xC0
+     to 0xDE but 0xD7) with the kernel's tolower: names in ISO 8859-1
+     with E acute and e acute first are one name there.  */
+  check_clash ("\xc9t\xe9", "\xe9t\xe9", false, true);
+  check_clash ("\xd7", "\xf7", false, false);
+  check_clash ("\xdf", "\xff", false, false);
   /* What no directory takes for one.  */
   check_clash ("a", "b", true, false);
   check_clash ("file1", "file2", true, false);

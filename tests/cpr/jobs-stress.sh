@@ -107,9 +107,8 @@ same_ ()
 }
 
 make_tree_ || framework_failure_
-# cpr's report of the files it handed to workers (CPR_JOBS_REPORT),
-# which the unprivileged runs add to as well.
-: > j8.rep && chmod a+w j8.rep || framework_failure_
+# cpr's report of the files it handed to workers (CPR_JOBS_REPORT).
+: > j8.rep || framework_failure_
 
 # The sets of options: the runs go through them in turn.
 set_1='-av'
@@ -171,8 +170,9 @@ if test "$(id -u)" = 0 && id nobody > /dev/null 2>&1 &&
   chmod -R u+w src && chmod 000 src/a/file5 src/e/big2 src/f/file7 &&
     chmod 000 src/a/d && chmod 555 src/ro src && chmod 500 src/ro/in ||
     framework_failure_
-  # nobody makes dst here.
-  chmod 1777 . || framework_failure_
+  # nobody makes dst here, and a report of its own: cpr writes to no
+  # other user's.
+  chmod 1777 . && rm -f j8.rep || framework_failure_
   as_="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --"
   as_user_=nobody
   make_dst_nobody_ () { make_dst_ && chown -R nobody dst; }
