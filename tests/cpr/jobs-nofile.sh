@@ -27,6 +27,12 @@ for i in 1 2 3 4 5 6 7 8; do
   echo $i > src/d/g$i || framework_failure_
 done
 
+# Descriptors the test inherits (make's jobserver under 'make -j', a CI
+# script's) would take the room that "ulimit -n 16" leaves: cpr runs with
+# 0, 1 and 2 only, as from a shell.  bash, as dash cannot close 10 and up.
+close_inherited_='for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}; test "$fd" -gt 2 && eval "exec $fd<&-"; done; exec "$@"'
+
 # run_ NAME JOBS [VAR=VALUE]...: cpr -rv --jobs=JOBS src dst, with each
 # data call 20 ms long, so that copies overlap, and VAR=VALUE...; its
 # output, status and tree in NAME.JOBS, its report in NAME.JOBS.rep.
@@ -34,6 +40,7 @@ run_ ()
 {
   name_=$1 jobs_=$2; shift 2
   rm -rf dst || framework_failure_
+  bash -c "$close_inherited_" sh \
   env LD_PRELOAD="$shim_" CPR_SHIM_SLEEP_NS=20000000 \
     CPR_JOBS_REPORT="$PWD/$name_.$jobs_.rep" "$@" \
     cpr -rv --jobs=$jobs_ src dst > $name_.$jobs_ 2>&1
