@@ -26,6 +26,7 @@ $CC -fsanitize=thread probe.c -o probe > probe.err 2>&1 ||
 # The wrapper as cpr has it (lib/, from gnulib-local/ by ./bootstrap),
 # with the project's config.h and gnulib's headers and library.
 $CC -fsanitize=thread -g -O1 -I"$build" -I"$build/lib" -I"$src/lib" \
+  -I"$src/include" \
   "$src/tests/cpr-data/copy-range-race.c" "$src/lib/copy-range.c" \
   "$build/lib/libgnu.a" -o race -lpthread > build.err 2>&1 ||
   { cat build.err; framework_failure_ "cannot build copy-range-race"; }
