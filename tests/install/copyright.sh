@@ -85,11 +85,12 @@ grep -v -x COPYING files > files-read || framework_failure_
     p("the Free Software Foundation gives unlimited permission to copy and/or distribute it", "FSFULLR")
     p("the copyrange authors give unlimited permission to copy and/or distribute it", "permissive-copyrange")
     p("Copying and distribution of this file, with or without modification, are permitted in any medium without royalty", "FSFAP")
+    p("This file is in the public domain", "public-domain")
   }
   function p(s, l) { np++; phrase[np] = s; lic[np] = l }
   FNR == 1 { flush(); file = FILENAME; text = ""; first = 0; done = 0 }
   done { next }
-  !first && /General Public License|unlimited permission|Permission is hereby granted|Copying and distribution of this file|SPDX-License-Identifier|GPL-3\.0-or-later/ {
+  !first && /General Public License|unlimited permission|Permission is hereby granted|Copying and distribution of this file|SPDX-License-Identifier|GPL-3\.0-or-later|in the public domain/ {
     first = FNR }
   (first && FNR > first + 20) || FNR > 200 { done = 1; next }
   {
