@@ -119,14 +119,15 @@ nfs_ops_ ()
   awk -v mnt="$1" -v op="$2:" '
     $1 == "device" { here = ($5 == mnt) }
     here && $1 == op { n = $2 }
-    END { print n + 0 }
+    END { print (n == "" ? 0 : n) }
   ' /proc/self/mountstats
 }
 
 # mountstat_ MNT: on stdout "COPY_OPS READ_OPS WRITE_OPS SERVER_READ_BYTES
 # SERVER_WRITE_BYTES CLONE_OPS" for the NFS mount on MNT, from
 # /proc/self/mountstats: the per-op counts and the bytes of file data that
-# crossed the wire.
+# crossed the wire.  Printed as the file has them: the guest's mawk caps
+# %d at 2^31 - 1, and a mount's byte counts pass that.
 mountstat_ ()
 {
   awk -v mnt="$1" '
@@ -136,7 +137,8 @@ mountstat_ ()
     here && $1 == "CLONE:" { clone = $2 }
     here && $1 == "READ:" { rd = $2 }
     here && $1 == "WRITE:" { wr = $2 }
-    END { printf "%d %d %d %d %d %d\n", copy, rd, wr, srd, swr, clone }
+    function n(v) { return v == "" ? 0 : v }
+    END { print n(copy), n(rd), n(wr), n(srd), n(swr), n(clone) }
   ' /proc/self/mountstats
 }
 
