@@ -314,7 +314,10 @@ jobs_wait (uintmax_t first)
       write_done ();
       pthread_mutex_lock (&lock);
       bool done = done_from (first);
-      if (!done)
+      /* A head entry done since write_done let go of the lock is for
+         write_done, not a reason to sleep: its broadcast came before
+         this wait and would not come again.  */
+      if (!done && !(count && at (0)->state == DONE))
         pthread_cond_wait (&done_cond, &lock);
       pthread_mutex_unlock (&lock);
       if (done)
