@@ -433,7 +433,8 @@ GUEST_TESTS += tests/cpr-guest/shares.sh
 
 # The benchmark's own code (bench/): its report and the helpers of
 # bench/lib.sh, on canned figures and small trees; 'make bench' measures.
-HOST_TESTS += tests/bench/report.sh tests/bench/helpers.sh
+HOST_TESTS += tests/bench/report.sh tests/bench/helpers.sh \
+  tests/bench/jobs-report.sh
 
 ## ---- Faults (tests/faults) ----------------------------------------------
 ## copy_range(2) and cpr under faults, on small scratch filesystems on loop
