@@ -139,6 +139,8 @@ check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
 tests_cpr_fold_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src
 tests_cpr_fold_test_LDADD = lib/libgnu.a
+# The opening of jobs.sh and jobs-names.sh: their mount namespace.
+EXTRA_DIST += tests/cpr/jobs-lib.sh
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
