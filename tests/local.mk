@@ -269,7 +269,8 @@ EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
   tests/vm/frozen-fixture.sh tests/vm/warn-fixture.sh \
   tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh \
-  tests/vm/debug-reports.sh tests/vm/debug-reports-fixture.sh
+  tests/vm/debug-reports.sh tests/vm/debug-reports-fixture.sh \
+  tests/vm/lkdtm-lib.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h
