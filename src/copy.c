@@ -46,6 +46,7 @@
 #include "filemode.h"
 #include "filenamecat.h"
 #include "fold.h"
+#include "fsmagic.h"
 #include "gettext.h"
 #include "hash-triple.h"
 #include "intprops.h"
@@ -2141,20 +2142,6 @@ static size_t auto_workers;
 static size_t
 auto_jobs (char const *dst)
 {
-  enum
-  {
-    NFS_MAGIC = 0x6969,
-    SMB_MAGIC = 0x517B,
-    SMB2_MAGIC = 0xFE534D42,
-    CIFS_MAGIC = 0xFF534D42,
-    CEPH_MAGIC = 0x00C36400,
-    AFS_MAGIC = 0x5346414F,
-    OPENAFS_MAGIC = 0x6B414653,
-    LUSTRE_MAGIC = 0x0BD00BD0,
-    GPFS_MAGIC = 0x47504653,
-    V9FS_MAGIC = 0x01021997,
-    FUSE_MAGIC = 0x65735546,
-  };
   char *dir = dir_name (dst);
   struct statfs fs;
   int r = statfs (dir, &fs);
@@ -2163,9 +2150,10 @@ auto_jobs (char const *dst)
     return 1;
   switch ((uint32_t) fs.f_type)
     {
-    case NFS_MAGIC: case SMB_MAGIC: case SMB2_MAGIC: case CIFS_MAGIC:
-    case CEPH_MAGIC: case AFS_MAGIC: case OPENAFS_MAGIC: case LUSTRE_MAGIC:
-    case GPFS_MAGIC: case V9FS_MAGIC: case FUSE_MAGIC:
+    case NFS_SUPER_MAGIC: case SMB_SUPER_MAGIC: case SMB2_SUPER_MAGIC:
+    case CIFS_SUPER_MAGIC: case CEPH_SUPER_MAGIC: case AFS_SUPER_MAGIC:
+    case AFS_FS_MAGIC: case LUSTRE_SUPER_MAGIC: case GPFS_SUPER_MAGIC:
+    case V9FS_MAGIC: case FUSE_SUPER_MAGIC:
       return 8;
     default:
       return 1;

@@ -43,6 +43,7 @@
 
 #include "copy-range.h"
 #include "error.h"
+#include "fsmagic.h"
 #include "full-write.h"
 #include "gethrxtime.h"
 #include "gettext.h"
@@ -202,29 +203,19 @@ fs_offload (int fd, unsigned long *type)
 {
   *type = 0;
 #ifdef __linux__
-  /* statfs's f_type of the filesystems named below.  */
-  enum
-  {
-    BTRFS_MAGIC = 0x9123683E,
-    XFS_MAGIC = 0x58465342,
-    NFS_MAGIC = 0x6969,
-    SMB2_MAGIC = 0xFE534D42,
-    CIFS_MAGIC = 0xFF534D42,
-    CEPH_MAGIC = 0x00C36400,
-  };
   struct statfs fs;
   if (fstatfs (fd, &fs) != 0)
     return FS_COPIES;
   *type = (uint32_t) fs.f_type;
   switch ((uint32_t) fs.f_type)
     {
-    case BTRFS_MAGIC:
-    case XFS_MAGIC:
+    case BTRFS_SUPER_MAGIC:
+    case XFS_SUPER_MAGIC:
       return FS_CLONES;
-    case NFS_MAGIC:
-    case SMB2_MAGIC:
-    case CIFS_MAGIC:
-    case CEPH_MAGIC:
+    case NFS_SUPER_MAGIC:
+    case SMB2_SUPER_MAGIC:
+    case CIFS_SUPER_MAGIC:
+    case CEPH_SUPER_MAGIC:
       return FS_SERVER;
     }
 #else

@@ -139,6 +139,8 @@ check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
 tests_cpr_fold_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src
 tests_cpr_fold_test_LDADD = lib/libgnu.a
+# The opening of jobs.sh and jobs-names.sh: their mount namespace.
+EXTRA_DIST += tests/cpr/jobs-lib.sh
 # The diagnostics that utf8-quotes.sh and translations.sh compare.
 EXTRA_DIST += tests/cpr/messages-lib.sh
 # --progress on a terminal: cpr in a pseudo-terminal (script, from
@@ -267,7 +269,8 @@ EXTRA_DIST += $(filter-out $(CPR_JOBS_TESTS),$(HOST_TESTS)) $(GUEST_TESTS) \
   tests/vm/skip-fixture.sh tests/vm/reports-fixture.sh \
   tests/vm/frozen-fixture.sh tests/vm/warn-fixture.sh \
   tests/vm/fserror-fixture.sh tests/vm/pass-fixture.sh \
-  tests/vm/debug-reports.sh tests/vm/debug-reports-fixture.sh
+  tests/vm/debug-reports.sh tests/vm/debug-reports-fixture.sh \
+  tests/vm/lkdtm-lib.sh
 
 ## The copy_range(2) ABI, run in the guest on each scratch filesystem.
 kernel_test_common = tests/kernel/cr-test.c tests/kernel/cr-test.h

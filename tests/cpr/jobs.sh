@@ -13,19 +13,9 @@
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-# Re-run in a mount namespace of our own (before init.sh makes a directory).
-if test -z "${CR_JOBS_NS-}" && test "$(id -u)" = 0 &&
-   unshare -m --propagation private true 2>/dev/null; then
-  CR_JOBS_NS=1; export CR_JOBS_NS
-  exec unshare -m --propagation private "${SHELL-/bin/sh}" "$0" "$@"
-fi
-
-. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
-. "$srcdir/tests/cpr-data/lib.sh"
-fail=0
-
-tree_state=$abs_top_builddir/tests/cpr/tree-state
-test -x "$tree_state" || framework_failure_ "tree-state not built"
+# init.sh, the shim and tree-state, in a mount namespace of the test's
+# own where root can make one (CR_JOBS_NS).
+. "${srcdir=.}/tests/cpr/jobs-lib.sh"
 
 # report_ FILE CMD...: run CMD with cpr's report of its workers and the
 # files it handed them (CPR_JOBS_REPORT) added to FILE.

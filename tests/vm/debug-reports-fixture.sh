@@ -18,23 +18,18 @@
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
-grep -q ' /sys/kernel/debug ' /proc/mounts ||
-  mount -t debugfs debugfs /sys/kernel/debug || exit 1
-test -w $lkdtm || { echo "debug-reports-fixture: no $lkdtm (CONFIG_LKDTM?)"; exit 1; }
+# $lkdtm and wait_for ERE, whose messages start with this name.
+me=debug-reports-fixture
+. "$(dirname "$0")/lkdtm-lib.sh"
 
 # provoke WHAT ERE: have lkdtm do WHAT in a process of its own, which an
-# oops may kill, then wait (60 s at most) for a kernel log line matching ERE.
+# oops may kill, then wait (60 s at most) for a kernel log line matching
+# ERE, and show it.
 provoke ()
 {
   sh -c "echo $1 > $lkdtm"
-  n=0
-  until dmesg | grep -Eq "$2"; do
-    n=$((n + 1))
-    test $n -le 120 || { echo "debug-reports-fixture: no '$2' after $1"; return 1; }
-    sleep 0.5
-  done
-  echo "debug-reports-fixture: $1: $(dmesg | grep -E -m 1 "$2")"
+  wait_for "$2" "after $1" || return 1
+  echo "$me: $1: $(dmesg | grep -E -m 1 "$2")"
 }
 
 case $1 in

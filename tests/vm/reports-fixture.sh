@@ -12,25 +12,13 @@
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
-grep -q ' /sys/kernel/debug ' /proc/mounts ||
-  mount -t debugfs debugfs /sys/kernel/debug || exit 1
-test -w $lkdtm || { echo "reports-fixture: no $lkdtm (CONFIG_LKDTM?)"; exit 1; }
+# $lkdtm and wait_for ERE, whose messages start with this name.
+me=reports-fixture
+. "$(dirname "$0")/lkdtm-lib.sh"
 
 # provoke WHAT: have lkdtm do WHAT, in a process of its own that an oops
 # may kill.
 provoke () { sh -c "echo $1 > $lkdtm"; }
-
-# wait_for ERE: until the kernel log has a line matching ERE (60 s at most).
-wait_for ()
-{
-  n=0
-  until dmesg | grep -Eq "$1"; do
-    n=$((n + 1))
-    test $n -le 120 || { echo "reports-fixture: no '$1' in 60 s"; return 1; }
-    sleep 0.5
-  done
-}
 
 # Short thresholds: a task blocked for 2 s, a CPU stuck for 2 s and an RCU
 # grace period held up for 3 s (the least the kernel takes) get reported.
