@@ -278,6 +278,7 @@ struct job
 };
 
 static void count_found (struct stat const *st, struct cp_options const *x);
+static void settle_source_dir (struct job const *j);
 static bool copy_internal (char const *src, char const *dst,
                            char const *dst_rel, bool new_dst,
                            dev_t parent_dev, struct ancestor const *ancestors,
@@ -1496,6 +1497,7 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
 {
   mode_t final_mode = KEEP_MODE;
   dev_t dst_dev = j->dst_st.st_dev;
+  settle_source_dir (j);
   if (j->new_dst)
     {
       /* Until the attributes are set, the directory must be ours to
@@ -2474,6 +2476,36 @@ settle_entry (struct job const *j)
   if (!jobs_pending ())
     return;
   if (depends_on_tasks (j))
+    jobs_drain ();
+}
+
+/* jobs_any: whether the task ARG copies into the directory CTX, or
+   into one not known, which may be any.  */
+static bool
+fills_dir (void const *arg, void const *ctx)
+{
+  struct task const *t = arg;
+  struct dst_dir const *d = ctx;
+  return !t->dir.known || (t->dir.dev == d->dev && t->dir.ino == d->ino);
+}
+
+/* Before the main thread makes the copy of the directory J->src and
+   lists J->src, wait for the copies in flight into J->src, if any.  The
+   walk may meet a directory that it fills by another way than the
+   destination's name, which copy_reads_back cannot foresee: the
+   destination, or a directory holding it, mounted inside the source.
+   The listing must then find the files whole, and the copy of the
+   directory come after them, as one file at a time: the listing goes
+   by inode number, on many a file system the order of creation.  The
+   ring is short, and only directories ask: cheap.  */
+static void
+settle_source_dir (struct job const *j)
+{
+  if (!jobs_pending ())
+    return;
+  struct dst_dir d = { .known = true, .dev = j->src_st.st_dev,
+                       .ino = j->src_st.st_ino };
+  if (jobs_any (fills_dir, &d))
     jobs_drain ();
 }
 
