@@ -415,12 +415,14 @@ open_parent (char const *name, char const **base)
   return -1;
 }
 
-/* Open NAME to append to it, if it is a regular file of the caller's,
-   or a new one; else return -1.  Not through a symlink, in any of its
-   components, and not another user's file: root, with NAME in /tmp,
-   must not write where another user's symlink leads, be it to a file or
-   to a directory, nor into their file.  Not a FIFO either, whose open
-   would wait for a reader.  */
+/* Open NAME to append to it, if it is a regular file of the caller's
+   with no other name, or a new one; else return -1.  Not through a
+   symlink, in any of its components, and not another user's file, nor
+   a hard link that another user may have made to one of the caller's:
+   root, with NAME in /tmp, must not write where another user's symlink
+   leads, be it to a file or to a directory, nor into their file or one
+   they linked to.  Not a FIFO either, whose open would wait for a
+   reader.  */
 static int
 open_own (char const *name)
 {
@@ -434,7 +436,7 @@ open_own (char const *name)
     close (dir);
   struct stat st;
   if (0 <= fd && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-                  || st.st_uid != geteuid ()))
+                  || st.st_uid != geteuid () || st.st_nlink != 1))
     {
       close (fd);
       fd = -1;
