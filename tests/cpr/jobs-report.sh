@@ -5,8 +5,8 @@
 # its name is a symlink.  Root with FILE in a directory that others may
 # write to, such as /tmp, must not follow another user's symlink to a
 # file of its choice there, nor to a directory (FILE /tmp/d/r, d a
-# symlink), nor write to a file another user made.  The copy is made
-# all the same.
+# symlink), nor write to a file another user made, or linked to.  The
+# copy is made all the same.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -69,6 +69,14 @@ run_ "$PWD/real/"
 # Nor is a FIFO opened, which would wait for a reader.
 mkfifo fifo.rep || framework_failure_
 run_ "$PWD/fifo.rep"
+
+# Nor a file with another name, which may be a hard link that another
+# user made to a file of root's (where fs.protected_hardlinks is 0).
+echo 'linked' > linked && ln linked hard.rep || framework_failure_
+run_ "$PWD/hard.rep"
+test "$(cat linked)" = linked ||
+  { echo "the report wrote a file with two names:" >&2; cat linked >&2;
+    fail=1; }
 
 # Another user's file, for root.
 if test "$(id -u)" = 0 && id nobody > /dev/null 2>&1; then
