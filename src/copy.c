@@ -279,6 +279,7 @@ struct job
 };
 
 static void count_found (struct stat const *st, struct cp_options const *x);
+static void settle_source_dir (struct job const *j);
 static bool copy_internal (char const *src, char const *dst,
                            char const *dst_rel, bool new_dst,
                            dev_t parent_dev, struct ancestor const *ancestors,
@@ -1497,6 +1498,7 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
 {
   mode_t final_mode = KEEP_MODE;
   dev_t dst_dev = j->dst_st.st_dev;
+  settle_source_dir (j);
   if (j->new_dst)
     {
       /* Until the attributes are set, the directory must be ours to
@@ -2465,6 +2467,36 @@ settle_entry (struct job const *j)
     jobs_drain ();
 }
 
+/* jobs_any: whether the task ARG copies into the directory CTX, or
+   into one not known, which may be any.  */
+static bool
+fills_dir (void const *arg, void const *ctx)
+{
+  struct task const *t = arg;
+  struct dst_dir const *d = ctx;
+  return !t->dir.known || (t->dir.dev == d->dev && t->dir.ino == d->ino);
+}
+
+/* Before the main thread makes the copy of the directory J->src and
+   lists J->src, wait for the copies in flight into J->src, if any.  The
+   walk may meet a directory that it fills by another way than the
+   destination's name, which copy_reads_back cannot foresee: the
+   destination, or a directory holding it, mounted inside the source.
+   The listing must then find the files whole, and the copy of the
+   directory come after them, as one file at a time: the listing goes
+   by inode number, on many a file system the order of creation.  The
+   ring is short, and only directories ask: cheap.  */
+static void
+settle_source_dir (struct job const *j)
+{
+  if (!jobs_pending ())
+    return;
+  struct dst_dir d = { .known = true, .dev = j->src_st.st_dev,
+                       .ino = j->src_st.st_ino };
+  if (jobs_any (fills_dir, &d))
+    jobs_drain ();
+}
+
 /* Whether the copy of J->src, a regular file, may be handed over: its
    destination is new (a backup made room for it: no, for it must be
    put back if the copy fails); its source has one name, for the copy
@@ -2876,15 +2908,39 @@ struct dir_id
   ino_t ino;
 };
 
+/* The mount that a directory is on (statx's mount ID).  */
+struct mount_id
+{
+  bool known;
+  uint64_t id;
+};
+
+/* The mount that FD is on, if statx tells (Linux 5.8 and later).  */
+static struct mount_id
+mount_of (int fd)
+{
+  struct mount_id m = { .known = false };
+  struct statx stx;
+  if (statx (fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_MNT_ID,
+             &stx) == 0
+      && (stx.stx_mask & STATX_MNT_ID))
+    m = (struct mount_id) { .known = true, .id = stx.stx_mnt_id };
+  return m;
+}
+
 /* The directories from the one named NAME up to the root, as ".." leads
    (not as the name reads: through symlinks, the real ones), into
-   *CHAIN; return how many, 0 if NAME is not a directory we can open.  */
+   *CHAIN, and the mount that the first is on, into *MNT; return how
+   many, 0 if NAME is not a directory we can open.  */
 static size_t
-ancestry (char const *name, struct dir_id **chain)
+ancestry (char const *name, struct dir_id **chain, struct mount_id *mnt)
 {
   *chain = NULL;
+  *mnt = (struct mount_id) { .known = false };
   size_t n = 0;
   int fd = open (name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (0 <= fd)
+    *mnt = mount_of (fd);
   for (struct stat st; 0 <= fd && fstat (fd, &st) == 0; )
     {
       /* The root is its own parent.  */
@@ -2926,9 +2982,24 @@ copy_reads_back (char const *src_name, char const *dst_name,
   if (!S_ISDIR (st.st_mode))
     return false;
   struct dir_id *src, *dst;
-  size_t n_src = ancestry (src_name, &src);
-  size_t n_dst = ancestry (dst_name, &dst);
-  bool r = (chain_has (src, n_src, dst, n_dst)
+  struct mount_id src_mnt, dst_mnt;
+  size_t n_src = ancestry (src_name, &src, &src_mnt);
+  size_t n_dst = ancestry (dst_name, &dst, &dst_mnt);
+  /* ".." leads from a directory up to the top of its mount, and then
+     to where that is mounted: from a bind mount of s/sub, to the
+     directory it is mounted on, never to s.  Two directories of one
+     file system on different mounts (a bind mount, the file system
+     mounted twice) may then hold one another where their chains do not
+     say so: take it that they do.  A copy between two such mounts is
+     made one file at a time, which only takes longer.  On one mount,
+     both are below its top, and their chains say all.  Where statx
+     does not tell the mount (before Linux 5.8), the chains decide, and
+     settle_source_dir still has a listing wait for the copies into the
+     directory listed.  */
+  bool other_mounts = (n_src && n_dst && src[0].dev == dst[0].dev
+                       && src_mnt.known && dst_mnt.known
+                       && src_mnt.id != dst_mnt.id);
+  bool r = (other_mounts || chain_has (src, n_src, dst, n_dst)
             || chain_has (dst, n_dst, src, n_src));
   free (src);
   free (dst);

@@ -145,7 +145,9 @@ bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
 /* --jobs: whether a copy of the operand SRC_NAME into DST_NAME (the
    target directory, or the one operand's destination) may list, as a
    source, a directory into which it copies files: SRC_NAME is a
-   directory (as *X follows operands) within DST_NAME, or holding it.
+   directory (as *X follows operands) within DST_NAME, or holding it,
+   or on another mount of DST_NAME's file system, where that cannot be
+   told.
    Those files would then have to be whole when listed, and made in the
    order that a copy one file at a time makes them, for their inode
    numbers give the order of the listing.  False if DST_NAME is not a

@@ -1008,9 +1008,22 @@ do_copy (int n, char **file, struct cli *c)
   return ok;
 }
 
+/* Whether one of the standard descriptors (0, 1, 2) is closed.  */
+static bool
+std_fd_closed (void)
+{
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+    if (fcntl (fd, F_GETFD) < 0)
+      return true;
+  return false;
+}
+
 int
 main (int argc, char **argv)
 {
+  /* Before anything is opened, which would take the number of a closed
+     standard descriptor.  */
+  bool std_closed = std_fd_closed ();
   set_program_name (argv[0]);
   setlocale (LC_ALL, "");
   /* GNU cp's own catalog translates the messages cpr shares with it
@@ -1024,6 +1037,13 @@ main (int argc, char **argv)
   cli_init (&c);
   int first = parse_options (argc, argv, &c);
   settle_options (&c);
+  /* --jobs: with 0, 1 or 2 closed, a copy on a worker may be the file
+     opened with that number while the main thread writes its -v lines
+     or a diagnostic there, into the copy.  One file at a time, cpr
+     writes there between its copies, as GNU cp does: those writes fail
+     as GNU cp's fail, which its "write error" and exit status tell.  */
+  if (std_closed)
+    c.x.jobs = 1;
 
   hash_init ();
   progress_start (c.progress);

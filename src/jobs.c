@@ -366,19 +366,77 @@ jobs_worker (void)
   return current != NULL;
 }
 
-/* Open NAME to append to it, if it is a regular file of the caller's,
-   or a new one; else return -1.  Not through a symlink, and not another
-   user's file: root, with NAME in /tmp, must not write where another
-   user's symlink leads, nor into their file.  Not a FIFO either, whose
-   open would wait for a reader.  */
+/* Open the directory that holds the last component of NAME, one
+   component at a time from the root or the working directory, none of
+   them through a symbolic link, and point *BASE at that last component.
+   Return the directory's descriptor (AT_FDCWD if NAME has no directory
+   part), or -1 if a component is missing, not a directory, a symbolic
+   link, or if NAME ends in a slash, which names no file to write.  */
+static int
+open_parent (char const *name, char const **base)
+{
+  int dir = AT_FDCWD;
+  char const *p = name;
+  if (*p == '/')
+    {
+      dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (dir < 0)
+        return -1;
+    }
+  for (;;)
+    {
+      while (*p == '/')
+        p++;
+      size_t len = strcspn (p, "/");
+      char const *next = p + len;
+      while (*next == '/')
+        next++;
+      if (len == 0 || !*next)
+        {
+          /* The last component, unless there is none.  */
+          if (len == 0 || p[len] == '/')
+            break;
+          *base = p;
+          return dir;
+        }
+      char *comp = ximemdup0 (p, len);
+      int fd = openat (dir, comp,
+                       O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      free (comp);
+      if (dir != AT_FDCWD)
+        close (dir);
+      dir = fd;
+      if (dir < 0)
+        return -1;
+      p = next;
+    }
+  if (dir != AT_FDCWD)
+    close (dir);
+  return -1;
+}
+
+/* Open NAME to append to it, if it is a regular file of the caller's
+   with no other name, or a new one; else return -1.  Not through a
+   symlink, in any of its components, and not another user's file, nor
+   a hard link that another user may have made to one of the caller's:
+   root, with NAME in /tmp, must not write where another user's symlink
+   leads, be it to a file or to a directory, nor into their file or one
+   they linked to.  Not a FIFO either, whose open would wait for a
+   reader.  */
 static int
 open_own (char const *name)
 {
-  int fd = open (name, (O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW
-                        | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), 0666);
+  char const *base;
+  int dir = open_parent (name, &base);
+  if (dir == -1)
+    return -1;
+  int fd = openat (dir, base, (O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW
+                               | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), 0666);
+  if (dir != AT_FDCWD)
+    close (dir);
   struct stat st;
   if (0 <= fd && (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-                  || st.st_uid != geteuid ()))
+                  || st.st_uid != geteuid () || st.st_nlink != 1))
     {
       close (fd);
       fd = -1;

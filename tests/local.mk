@@ -133,7 +133,8 @@ HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
   tests/cpr/jobs-nofile.sh tests/cpr/jobs-fold.sh \
   tests/cpr/jobs-handback.sh tests/cpr/jobs-inherited.sh \
   tests/cpr/jobs-into-self.sh tests/cpr/jobs-verbose.sh \
-  tests/cpr/jobs-room.sh tests/cpr/jobs-report.sh
+  tests/cpr/jobs-room.sh tests/cpr/jobs-report.sh tests/cpr/jobs-bind.sh \
+  tests/cpr/jobs-closed.sh
 # What jobs-fold.sh checks: src/fold.c's decisions.
 check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
