@@ -70,6 +70,21 @@ listed_ ()
   done
 }
 
+# ordered_ NAME OPERAND: the -v lines of OPERAND's own entries in the
+# run NAME come in the order of their inode numbers, as the run's
+# listing of OPERAND met them.  Each run's source is made afresh, and
+# its inode numbers with it, which the file system may hand out in
+# another order each time (ext4 gives a number freed a moment ago): so
+# this order is checked against each run's own source, and the rest of
+# the lines is compared with GNU cp's in sorted order.
+ordered_ ()
+{
+  ls -i w/$2 | sort -n | while read ino_ e_; do echo "$e_"; done > $1.inodes
+  sed -n "s|^'$2/\([^/']*\)' -> .*|\1|p" $1 > $1.order
+  grep -x -F -f $1.order $1.inodes > $1.inorder
+  compare $1.inorder $1.order || { echo "$1: not in inode order" >&2; return 1; }
+}
+
 # run_ NAME SETUP BIN LISTED COPY [ARG]...: in a fresh w set up by
 # SETUP, BIN/cp -rv ARG..., with the shim; output, status and tree in
 # NAME; then checked against the listing of w/LISTED, copied to COPY
@@ -84,15 +99,16 @@ run_ ()
      CPR_JOBS_REPORT="$OLDPWD/$name_.rep" cp -rv "$@" > ../$name_ 2>&1
    echo "exit status $?" >> ../$name_) || framework_failure_
   "$tree_state" snapshot w >> $name_ || framework_failure_
+  ordered_ $name_ "$op_" || fail=1
   if test "x$listed_" = x-; then
-    cp $name_ $name_.rest || framework_failure_
+    sort $name_ > $name_.rest || framework_failure_
     return
   fi
   listed_ $name_ "$listed_" "$copy_" || fail=1
   # Out: the -v lines of the entries of the copy of LISTED, and their
   # snapshot lines (whose names are relative to w, without "/./").
   grep -v -e "^'$listed_/" -e "^$(echo "$copy_" | sed 's|/\./|/|')/" \
-    $name_ > $name_.rest
+    $name_ | sort > $name_.rest
 }
 
 # case_ NAME SETUP LISTED COPY ARG...: ARG... copied by GNU cp,
@@ -101,6 +117,7 @@ run_ ()
 case_ ()
 {
   n_=$1 s_=$2 l_=$3 c_=$4; shift 4
+  op_=$1
   run_ $n_.ref "$s_" ref "$l_" "$c_" "$@"
   run_ $n_.1 "$s_" new "$l_" "$c_" --jobs=1 "$@"
   run_ $n_.4 "$s_" new "$l_" "$c_" --jobs=4 "$@"
