@@ -1416,14 +1416,14 @@ copy_dir_entries (struct job const *j, struct dst_dir const *dst,
   for (char const *n = names; *n; n += strlen (n) + 1)
     {
       char *src = file_name_concat (j->src, n, NULL);
-      char *dst = file_name_concat (j->dst, n, NULL);
+      char *dst_name = file_name_concat (j->dst, n, NULL);
       char *dst_rel = file_name_concat (j->dst_rel, n, NULL);
       bool into_self = false;
-      ok &= copy_internal (src, dst, dst_rel, j->new_dst, j->src_st.st_dev, &here,
+      ok &= copy_internal (src, dst_name, dst_rel, j->new_dst, j->src_st.st_dev, &here,
                            false, x, &into_self);
       free (src);
       free (dst_rel);
-      free (dst);
+      free (dst_name);
       if (into_self)
         {
           *copy_into_self = true;

@@ -13,6 +13,8 @@ bin_PROGRAMS += src/cpr
 src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
   src/progress.c src/progress.h src/partial.c src/partial.h \
   src/jobs.c src/jobs.h src/fold.c src/fold.h src/fsmagic.h
+# configure --enable-gcc-warnings: cpr's own code, not gnulib's lib/.
+src_cpr_CFLAGS = $(AM_CFLAGS) $(WARN_CFLAGS)
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \
   $(LIB_EACCESS) $(LIB_MBRTOWC) $(LIB_SELINUX) $(LIB_XATTR) $(LIBINTL) \
   $(LIBPMULTITHREAD)
