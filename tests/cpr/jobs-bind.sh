@@ -11,8 +11,21 @@
 #
 #   t, mounted on s/x: "cp -rv s/. t" copies s/a into t, then meets t
 #   again as s/x, lists it and copies what it finds there into t/x.  The
-#   operands are on one mount and hold each other in no way ".." shows:
-#   s/a goes to a worker, and the listing of s/x waits for it.
+#   operands are on one mount and hold each other in no way ".." shows,
+#   and the listing of s/x meets t's entries in the order they were
+#   made: with s/f1 to s/f4 large, s/f5 to s/f8 small and s/d after
+#   them, workers would make t/d's copy before the copies of f5 to f8,
+#   and GNU cp, which stops at t/x/d (a directory into itself), copies
+#   those that come before it.  A mount below a source is taken as a
+#   way back into the copy: one file at a time.
+#
+#   An overlay shows its upper directory U/a as M/a, under a device
+#   number of its own: "cp -rv M/a/. U/a/B" lists M/a/B, which is the
+#   copy, as it fills, until the names grow past PATH_MAX (GNU cp
+#   cannot see it either).  No identity says so: a copy from or onto
+#   an overlay (or FUSE) is made one file at a time.  Each data call
+#   sleeps 100 ms a MiB (the shim), so that a worker's file would be
+#   listed while it is written, as the reviewer saw it: 0 bytes.
 #
 # Before, a file still being written was copied half (the reviewer saw
 # s/sub/sub/a at 4194304 of 20000000 bytes in 7 runs of 10), or the
@@ -44,7 +57,7 @@ test -n "${CR_JOBS_NS-}" || skip_ "no mount namespace of our own (unshare -m)"
 tree_state=$abs_top_builddir/tests/cpr/tree-state
 test -x "$tree_state" || framework_failure_ "tree-state not built"
 
-mkdir fs && mount -t tmpfs -o size=256m tmpfs fs ||
+mkdir fs && mount -t tmpfs -o size=768m tmpfs fs ||
   skip_ "cannot mount a tmpfs"
 cleanup_ () { umount -R "$PWD/fs" 2> /dev/null; }
 mkdir fs/x fs/y && mount --bind fs/x fs/y ||
@@ -73,6 +86,28 @@ inside_ ()
 {
   cat "$big" > s/a && mkdir t s/x && mount --bind t s/x
 }
+# order_: t mounted on s/x, after four large files, four small ones and
+# a directory.
+order_ ()
+{
+  for i in 1 2 3 4; do cat "$big" > s/f$i || return; done
+  for i in 5 6 7 8; do echo $i > s/f$i || return; done
+  mkdir s/d t s/x && mount --bind t s/x
+}
+# overlay_: an overlay on M of upper directory U, a file in U/a and the
+# destination U/a/B with a long name (B, 200 bytes), so that the copy's
+# names pass PATH_MAX after a score of levels.
+long_=$(printf '%0200d' 0 | tr 0 b)
+overlay_ ()
+{
+  mkdir L U W M U/a && head -c 3000000 "$big" > U/a/f && mkdir U/a/$long_ &&
+    mount -t overlay overlay -o lowerdir=L,upperdir=U,workdir=W M
+}
+overlay_ok_=yes
+(mkdir fs/o fs/o/L fs/o/U fs/o/W fs/o/M &&
+ mount -t overlay overlay -o lowerdir=fs/o/L,upperdir=fs/o/U,workdir=fs/o/W \
+   fs/o/M && umount fs/o/M) 2> /dev/null || overlay_ok_=no
+rm -rf fs/o
 
 # run_ NAME SETUP BIN ARG...: in a fresh fs/w set up by SETUP, BIN/cp -rv
 # ARG...; its output and exit status in NAME, and then the tree as
@@ -83,11 +118,18 @@ run_ ()
   umount -R fs/w 2> /dev/null
   rm -rf fs/w && mkdir fs/w && mount --bind fs/w fs/w || framework_failure_
   (cd fs/w && mkdir s && $setup_) || framework_failure_
-  (cd fs/w && PATH="$OLDPWD/$bin_:$PATH" \
-     CPR_JOBS_REPORT="$OLDPWD/$name_.rep" cp -rv "$@" > ../../$name_ 2>&1
-   echo "exit status $?" >> ../../$name_) || framework_failure_
+  (cd fs/w && PATH="$OLDPWD/$bin_:$PATH" LD_PRELOAD="$preload_" \
+     CPR_SHIM_SLEEP_NS=$sleep_ CPR_CHUNK_SIZE=1048576 \
+     CPR_JOBS_REPORT="$OLDPWD/$name_.rep" cp -rv "$@" 2>&1
+   echo "exit status $?") | sed "s/$long_/B/g" > $name_ || framework_failure_
   umount -R fs/w || framework_failure_
-  "$tree_state" snapshot fs/w >> $name_ || framework_failure_
+  if test -n "$deep_"; then
+    # Past PATH_MAX for tree-state: the depth and size of each copy.
+    find fs/w -name f -printf '%d %s\n' | sort -n >> $name_ ||
+      framework_failure_
+  else
+    "$tree_state" snapshot fs/w >> $name_ || framework_failure_
+  fi
 }
 
 # case_ NAME SETUP HANDED ARG...: cp -rv ARG... by GNU cp, by --jobs=1
@@ -112,11 +154,20 @@ case_ ()
     fi
   done
   # The copy of the copy is whole, as GNU cp makes it.
-  grep "^'s/./sub/a' -> \|^'s/./x/a' -> " $n_.ref > /dev/null ||
+  grep "^'s/./sub/a' -> \|^'s/./x/a' -> \|^'s/./x/f5' -> \|^'M/a/./B/f' -> " \
+    $n_.ref > /dev/null ||
     { echo "$n_: GNU cp did not copy the copy" >&2; cat $n_.ref; fail=1; }
 }
 
+preload_= sleep_=0 deep_=
 case_ sub sub_ no s/. m
-case_ inside inside_ yes s/. t
+case_ inside inside_ no s/. t
+case_ order order_ no s/. t
+if test $overlay_ok_ = yes; then
+  preload_=$shim_ sleep_=100000000 deep_=yes
+  case_ overlay overlay_ no M/a/. U/a/$long_
+else
+  echo "SKIP: overlay: cannot mount an overlay here"
+fi
 
 Exit $fail
