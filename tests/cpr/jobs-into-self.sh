@@ -24,13 +24,20 @@
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-. "${srcdir=.}/tests/init.sh"; path_prepend_ ./src
-. "$srcdir/tests/cpr-data/lib.sh"
+. "${srcdir=.}/tests/cpr/jobs-lib.sh"
 require_gnu_cp_
-fail=0
 
-tree_state=$abs_top_builddir/tests/cpr/tree-state
-test -x "$tree_state" || framework_failure_ "tree-state not built"
+# Where it can (root, in a mount namespace of its own), each run's w is
+# a tmpfs of its own, which numbers its inodes in the order it makes
+# them: every run then lists its source in one order, GNU cp's too.  On
+# the build tree's file system a run may list the new s/sub before s/a,
+# stop there (a directory into itself) and copy none of the files.
+own_tmpfs_=
+if test -n "${CR_JOBS_NS-}"; then
+  mkdir w && mount -t tmpfs -o size=64m tmpfs w && umount w && own_tmpfs_=yes
+  rmdir w
+fi
+cleanup_ () { test -z "$own_tmpfs_" || umount w 2> /dev/null; }
 
 # Both programs run as "cp", for the same diagnostics.
 mkdir ref new && ln -s "$CR_REF" ref/cp && ln -s "$(command -v cpr)" new/cp ||
@@ -42,7 +49,11 @@ head -c 3000000 /dev/urandom > big || framework_failure_
 # files and a directory after it.  SETUP makes the rest.
 make_w_ ()
 {
-  rm -rf w && mkdir w w/s || framework_failure_
+  test -z "$own_tmpfs_" || umount w 2> /dev/null
+  rm -rf w && mkdir w || framework_failure_
+  test -z "$own_tmpfs_" || mount -t tmpfs -o size=64m tmpfs w ||
+    framework_failure_
+  mkdir w/s || framework_failure_
   cat big > w/s/a || framework_failure_
   for i in 1 2 3; do
     echo $i > w/s/b$i || framework_failure_
@@ -76,13 +87,34 @@ listed_ ()
 # its inode numbers with it, which the file system may hand out in
 # another order each time (ext4 gives a number freed a moment ago): so
 # this order is checked against each run's own source, and the rest of
-# the lines is compared with GNU cp's in sorted order.
+# the lines is compared with GNU cp's with the operand's entries put in
+# the order of their names (grouped_).
 ordered_ ()
 {
   ls -i w/$2 | sort -n | while read ino_ e_; do echo "$e_"; done > $1.inodes
   sed -n "s|^'$2/\([^/']*\)' -> .*|\1|p" $1 > $1.order
   grep -x -F -f $1.order $1.inodes > $1.inorder
   compare $1.inorder $1.order || { echo "$1: not in inode order" >&2; return 1; }
+}
+
+# grouped_ OPERAND < LINES: LINES with the output of each of OPERAND's
+# own entries -- its -v line, and all that comes after it up to the next
+# entry's: the lines of its own entries, its diagnostics -- moved as one
+# block into the order of the entries' names.  What comes before the
+# first entry, and from "exit status" on, stays where it is; the order
+# within a block is kept.
+grouped_ ()
+{
+  awk -v op="'$1/" '
+    /^exit status / { tail = 1 }
+    tail { print "~\t" NR "\t" $0; next }
+    index($0, op) == 1 {
+      e = substr($0, length(op) + 1)
+      k = index(e, "'"'"' -> ")
+      if (k > 1 && index(substr(e, 1, k - 1), "/") == 0) key = "1" substr(e, 1, k - 1)
+    }
+    { print (key == "" ? "0" : key) "\t" NR "\t" $0 }' |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n | cut -f3-
 }
 
 # run_ NAME SETUP BIN LISTED COPY [ARG]...: in a fresh w set up by
@@ -101,14 +133,14 @@ run_ ()
   "$tree_state" snapshot w >> $name_ || framework_failure_
   ordered_ $name_ "$op_" || fail=1
   if test "x$listed_" = x-; then
-    sort $name_ > $name_.rest || framework_failure_
+    grouped_ "$op_" < $name_ > $name_.rest || framework_failure_
     return
   fi
   listed_ $name_ "$listed_" "$copy_" || fail=1
   # Out: the -v lines of the entries of the copy of LISTED, and their
   # snapshot lines (whose names are relative to w, without "/./").
   grep -v -e "^'$listed_/" -e "^$(echo "$copy_" | sed 's|/\./|/|')/" \
-    $name_ | sort > $name_.rest
+    $name_ | grouped_ "$op_" > $name_.rest
 }
 
 # case_ NAME SETUP LISTED COPY ARG...: ARG... copied by GNU cp,
