@@ -847,6 +847,25 @@ finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, int target_fd,
   return ok;
 }
 
+/* The name of the copy of the operand ARG in the directory TARGET:
+   TARGET/ARG with --parents (PARENTS), else TARGET and ARG's last
+   component; "cp -R dir/.. target" copies into TARGET itself, as
+   "TARGET/.", not into "TARGET/..".  Set *REL to where in it the part
+   below TARGET starts.  */
+static char *
+into_dir_name (char const *arg, char const *target, bool parents,
+               size_t *rel)
+{
+  char *base = xstrdup (parents ? arg : last_component (arg));
+  if (!parents)
+    strip_trailing_slashes (base);
+  char const *name = parents || strcmp (base, "..") ? base : ".";
+  char *dst = file_name_concat (target, name, NULL);
+  *rel = strlen (dst) - strlen (name);
+  free (base);
+  return dst;
+}
+
 /* Copy the operand ARG into TARGET, which is open as TARGET_FD.  */
 static bool
 copy_into_dir (char *arg, char const *target, int target_fd,
@@ -857,10 +876,10 @@ copy_into_dir (char *arg, char const *target, int target_fd,
 
   bool ok = true;
   bool copy_into_self;
+  size_t src_offset;
+  char *dst = into_dir_name (arg, target, c->parents, &src_offset);
   if (c->parents)
     {
-      char *dst = file_name_concat (target, arg, NULL);
-      size_t src_offset = strlen (dst) - strlen (arg);
       struct parent_dir *dirs = NULL;
       size_t n_dirs = 0;
       ok = make_parent_dirs (dst, target_fd, src_offset, &dirs, &n_dirs,
@@ -881,16 +900,9 @@ copy_into_dir (char *arg, char const *target, int target_fd,
       return ok;
     }
 
-  char *base = xstrdup (last_component (arg));
-  strip_trailing_slashes (base);
-  /* "cp -R dir/.. target" copies into TARGET itself, as "TARGET/.",
-     not into "TARGET/..".  */
-  char const *rel = strcmp (base, "..") ? base : ".";
-  char *dst = file_name_concat (target, rel, NULL);
-  ok = copy (arg, dst, target_fd, dst + (strlen (dst) - strlen (rel)), false,
+  ok = copy (arg, dst, target_fd, dst + src_offset, false,
              &c->x, &copy_into_self);
   free (dst);
-  free (base);
   return ok;
 }
 
@@ -910,6 +922,23 @@ settle_jobs (int n, char **file, char const *dst, struct cp_options *x)
         x->jobs = 1;
         return;
       }
+}
+
+/* settle_jobs for the N operands in FILE copied into the directory
+   TARGET: each one's copy is TARGET/NAME, where a mount (a mirror of
+   the source on t/s) may stand that TARGET itself does not show.  */
+static void
+settle_jobs_into (int n, char **file, char const *target, bool parents,
+                  struct cp_options *x)
+{
+  settle_jobs (n, file, target, x);
+  for (int i = 0; i < n && x->jobs != 1; i++)
+    {
+      size_t rel;
+      char *dst = into_dir_name (file[i], target, parents, &rel);
+      settle_jobs (1, &file[i], dst, x);
+      free (dst);
+    }
 }
 
 /* Copy the N operands in FILE as the command line says.  */
@@ -969,7 +998,7 @@ do_copy (int n, char **file, struct cli *c)
       src_info_init (&c->x);
       for (int i = 0; i < n; i++)
         count_source (file[i], &c->x);
-      settle_jobs (n, file, dir, &c->x);
+      settle_jobs_into (n, file, dir, c->parents, &c->x);
       for (int i = 0; i < n; i++)
         ok &= copy_into_dir (file[i], dir, fd, c);
       /* Copies on worker threads use FD.  */

@@ -94,6 +94,15 @@ order_ ()
   for i in 5 6 7 8; do echo $i > s/f$i || return; done
   mkdir s/d t s/x && mount --bind t s/x
 }
+# into_: as order_, but the copy is "cp -rv s t" into the directory t,
+# that is into t/s, on which s/sub is mounted: the check must look at
+# t/s, where the copy goes, not at t.
+into_ ()
+{
+  for i in 1 2 3 4; do cat "$big" > s/f$i || return; done
+  for i in 5 6 7 8; do echo $i > s/f$i || return; done
+  mkdir s/d s/sub t t/s && mount --bind s/sub t/s
+}
 # overlay_: an overlay on M of upper directory U, a file in U/a and the
 # destination U/a/B with a long name (B, 200 bytes), so that the copy's
 # names pass PATH_MAX after a score of levels.
@@ -154,7 +163,7 @@ case_ ()
     fi
   done
   # The copy of the copy is whole, as GNU cp makes it.
-  grep "^'s/./sub/a' -> \|^'s/./x/a' -> \|^'s/./x/f5' -> \|^'M/a/./B/f' -> " \
+  grep "^'s/./sub/a' -> \|^'s/./x/a' -> \|^'s/./x/f5' -> \|^'M/a/./B/f' -> \|^'s/sub/f5' -> " \
     $n_.ref > /dev/null ||
     { echo "$n_: GNU cp did not copy the copy" >&2; cat $n_.ref; fail=1; }
 }
@@ -163,6 +172,7 @@ preload_= sleep_=0 deep_=
 case_ sub sub_ no s/. m
 case_ inside inside_ no s/. t
 case_ order order_ no s/. t
+case_ into into_ no s t
 if test $overlay_ok_ = yes; then
   preload_=$shim_ sleep_=100000000 deep_=yes
   case_ overlay overlay_ no M/a/. U/a/$long_
