@@ -2908,112 +2908,6 @@ struct dir_id
   ino_t ino;
 };
 
-/* The mounts of this process's namespace, from /proc/self/mountinfo:
-   each one's ID and the directory it is mounted on.  */
-struct mount_point
-{
-  unsigned long id;
-  char *dir;
-};
-
-/* Undo mountinfo's octal escapes ("\040" for a space) in S, in place.  */
-static void
-unescape_mountinfo (char *s)
-{
-  char *d = s;
-  for (; *s; s++)
-    if (s[0] == '\\' && '0' <= s[1] && s[1] <= '3'
-        && '0' <= s[2] && s[2] <= '7' && '0' <= s[3] && s[3] <= '7')
-      {
-        *d++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-        s += 3;
-      }
-    else
-      *d++ = *s;
-  *d = '\0';
-}
-
-/* The mounts into *MOUNTS, in mountinfo's order (a mount stacked on
-   another comes after it); return how many, or -1 if it cannot be
-   read.  */
-static ptrdiff_t
-read_mounts (struct mount_point **mounts)
-{
-  *mounts = NULL;
-  FILE *f = fopen ("/proc/self/mountinfo", "re");
-  if (!f)
-    return -1;
-  ptrdiff_t n = 0;
-  char *line = NULL;
-  size_t size = 0;
-  while (getline (&line, &size, f) > 0)
-    {
-      unsigned long id;
-      int dir_at = -1, dir_end = -1;
-      if (sscanf (line, "%lu %*u %*u:%*u %*s %n%*s%n", &id, &dir_at,
-                  &dir_end) < 1 || dir_end < 0)
-        continue;
-      line[dir_end] = '\0';
-      unescape_mountinfo (line + dir_at);
-      *mounts = xreallocarray (*mounts, n + 1, sizeof **mounts);
-      (*mounts)[n++] = (struct mount_point) { .id = id,
-                                              .dir = xstrdup (line + dir_at) };
-    }
-  bool ok = !ferror (f);
-  free (line);
-  fclose (f);
-  if (!ok)
-    {
-      for (ptrdiff_t i = 0; i < n; i++)
-        free ((*mounts)[i].dir);
-      free (*mounts);
-      *mounts = NULL;
-      return -1;
-    }
-  return n;
-}
-
-/* Whether the file named NAME lies below the directory DIR (both
-   absolute, without "." or ".." or symlinks); OR_AT: or is DIR.  */
-static bool
-below (char const *name, char const *dir, bool or_at)
-{
-  size_t len = strlen (dir);
-  if (len == 1)
-    return or_at || name[1] != '\0';
-  return (strncmp (name, dir, len) == 0
-          && (name[len] == '/' || (or_at && name[len] == '\0')));
-}
-
-/* The ID of the mount that the real directory name REAL is on: the one
-   mounted last on the longest of the directories that hold it.  */
-static unsigned long
-mount_holding (char const *real, struct mount_point const *m, ptrdiff_t n)
-{
-  unsigned long id = 0;
-  size_t best = 0;
-  for (ptrdiff_t i = 0; i < n; i++)
-    {
-      size_t len = strlen (m[i].dir);
-      if (best <= len && below (real, m[i].dir, true))
-        {
-          best = len;
-          id = m[i].id;
-        }
-    }
-  return id;
-}
-
-/* Whether a mount lies below the real directory name REAL.  */
-static bool
-mount_below (char const *real, struct mount_point const *m, ptrdiff_t n)
-{
-  for (ptrdiff_t i = 0; i < n; i++)
-    if (below (m[i].dir, real, false))
-      return true;
-  return false;
-}
-
 /* The real name of the directory NAME, or where it does not exist yet,
    of the directory that will hold it; NULL if neither resolves.  */
 static char *
@@ -3026,59 +2920,6 @@ real_dir (char const *name)
       r = realpath (parent, NULL);
       free (parent);
     }
-  return r;
-}
-
-/* Whether the file system of NAME may show another file system's
-   directories as its own (overlayfs; a FUSE daemon such as bindfs):
-   under another device number, so that no identity says which.  */
-static bool
-shows_others (char const *name)
-{
-  struct statfs fs;
-  if (statfs (name, &fs) != 0)
-    return false;
-  switch ((uint32_t) fs.f_type)
-    {
-    case OVERLAYFS_SUPER_MAGIC: case FUSE_SUPER_MAGIC:
-      return true;
-    default:
-      return false;
-    }
-}
-
-/* Whether, by the mounts, the copy of the directory SRC_NAME into
-   DST_NAME (whose directories have the identities SRC and DST, N_SRC
-   and N_DST of them; a DST_NAME not there yet has none, and the
-   directory that will hold it stands in for its name) may list a
-   directory it fills where no identity says so.  A mount below the
-   source (a bind mount of the destination on s/x, a FUSE mirror of it)
-   leads the walk into the destination under a name ".." does not
-   know, and what the copy made there is listed in the order it was
-   made: take it that it does.  So do two mounts of one file system
-   (from a bind mount of s/sub, ".." leads to where it is mounted, never
-   to s), and a file system that shows others' directories.  Where the
-   mounts cannot be read (no /proc), take it that it may.  */
-static bool
-mounts_may_alias (char const *src_name, char const *dst_name,
-                  struct dir_id const *src, size_t n_src,
-                  struct dir_id const *dst, size_t n_dst)
-{
-  struct mount_point *m;
-  ptrdiff_t n = read_mounts (&m);
-  char *src_real = real_dir (src_name);
-  char *dst_real = real_dir (dst_name);
-  bool r = (n < 0 || !src_real || !dst_real
-            || shows_others (src_real) || shows_others (dst_real)
-            || mount_below (src_real, m, n)
-            || (n_src && n_dst && src[0].dev == dst[0].dev
-                && (mount_holding (src_real, m, n)
-                    != mount_holding (dst_real, m, n))));
-  free (src_real);
-  free (dst_real);
-  for (ptrdiff_t i = 0; i < n; i++)
-    free (m[i].dir);
-  free (m);
   return r;
 }
 
@@ -3121,6 +2962,7 @@ chain_has (struct dir_id const *a, size_t n_a, struct dir_id const *b,
 
 bool
 copy_reads_back (char const *src_name, char const *dst_name,
+                 struct mount_table const *mounts,
                  struct cp_options const *x)
 {
   struct stat st;
@@ -3138,10 +2980,18 @@ copy_reads_back (char const *src_name, char const *dst_name,
      say all; mounts_may_alias says where they may not.  A copy it
      makes one file at a time only takes longer.  */
   bool r = (chain_has (src, n_src, dst, n_dst)
-            || chain_has (dst, n_dst, src, n_src)
-            || mounts_may_alias (src_name, dst_name, src, n_src, dst, n_dst));
+            || chain_has (dst, n_dst, src, n_src));
   free (src);
   free (dst);
+  if (!r)
+    {
+      char *src_real = real_dir (src_name);
+      char *dst_real = real_dir (dst_name);
+      r = (!src_real || !dst_real
+           || mounts_may_alias (mounts, src_real, dst_real));
+      free (src_real);
+      free (dst_real);
+    }
   return r;
 }
 

@@ -23,6 +23,7 @@
 #include "backupfile.h"
 #include "hash.h"
 #include "data.h"
+#include "mounts.h"
 
 /* Which symbolic links in SOURCE are followed.  */
 enum dereference_symlink
@@ -146,13 +147,14 @@ bool copy (char const *src_name, char const *dst_name, int dst_dir_fd,
    target directory, or the one operand's destination) may list, as a
    source, a directory into which it copies files: SRC_NAME is a
    directory (as *X follows operands) within DST_NAME, or holding it,
-   or on another mount of DST_NAME's file system, where that cannot be
-   told.
+   or, by way of MOUNTS (mounts_may_alias; NULL: they are not known),
+   showing it or a part of it.
    Those files would then have to be whole when listed, and made in the
    order that a copy one file at a time makes them, for their inode
    numbers give the order of the listing.  False if DST_NAME is not a
    directory: what a copy creates, it does not list.  */
 bool copy_reads_back (char const *src_name, char const *dst_name,
+                      struct mount_table const *mounts,
                       struct cp_options const *x);
 
 /* For --progress, count the operand SRC_NAME as found (its size, or

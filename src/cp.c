@@ -907,38 +907,50 @@ copy_into_dir (char *arg, char const *target, int target_fd,
 }
 
 /* --jobs: copy one file at a time if the copy of one of the N operands
-   in FILE into DST may list what it writes (copy_reads_back): "cpr -r
-   s/. s/sub" lists s/sub after filling it, and GNU cp would have made
-   its files whole and in order.  A rare case, and only the time
-   differs.  */
+   in FILE into DST may list what it writes (copy_reads_back, by way of
+   MOUNTS): "cpr -r s/. s/sub" lists s/sub after filling it, and GNU cp
+   would have made its files whole and in order.  A rare case, and only
+   the time differs.  */
 static void
-settle_jobs (int n, char **file, char const *dst, struct cp_options *x)
+settle_jobs (int n, char **file, char const *dst,
+             struct mount_table const *mounts, struct cp_options *x)
+{
+  for (int i = 0; i < n && x->jobs != 1; i++)
+    if (copy_reads_back (file[i], dst, mounts, x))
+      x->jobs = 1;
+}
+
+/* settle_jobs for the one operand FILE[0] copied onto DST.  */
+static void
+settle_jobs_onto (char **file, char const *dst, struct cp_options *x)
 {
   if (x->jobs == 1 || !x->recursive)
     return;
-  for (int i = 0; i < n; i++)
-    if (copy_reads_back (file[i], dst, x))
-      {
-        x->jobs = 1;
-        return;
-      }
+  struct mount_table *mounts = mount_table_read ();
+  settle_jobs (1, file, dst, mounts, x);
+  mount_table_free (mounts);
 }
 
 /* settle_jobs for the N operands in FILE copied into the directory
    TARGET: each one's copy is TARGET/NAME, where a mount (a mirror of
-   the source on t/s) may stand that TARGET itself does not show.  */
+   the source on t/s) may stand that TARGET itself does not show.  The
+   mounts are read once for all.  */
 static void
 settle_jobs_into (int n, char **file, char const *target, bool parents,
                   struct cp_options *x)
 {
-  settle_jobs (n, file, target, x);
+  if (x->jobs == 1 || !x->recursive)
+    return;
+  struct mount_table *mounts = mount_table_read ();
+  settle_jobs (n, file, target, mounts, x);
   for (int i = 0; i < n && x->jobs != 1; i++)
     {
       size_t rel;
       char *dst = into_dir_name (file[i], target, parents, &rel);
-      settle_jobs (1, &file[i], dst, x);
+      settle_jobs (1, &file[i], dst, mounts, x);
       free (dst);
     }
+  mount_table_free (mounts);
 }
 
 /* Copy the N operands in FILE as the command line says.  */
@@ -1029,7 +1041,7 @@ do_copy (int n, char **file, struct cli *c)
     }
   bool copy_into_self;
   count_source (src, &x);
-  settle_jobs (1, file, dst, &x);
+  settle_jobs_onto (file, dst, &x);
   ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
   /* A copy on a worker thread uses X.  */
   ok &= copy_wait ();

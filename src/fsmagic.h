@@ -74,10 +74,4 @@
 # define FUSE_SUPER_MAGIC 0x65735546
 #endif
 
-/* File systems that show other file systems' directories as their
-   own, under a device number of their own: copy.c (copy_reads_back).  */
-#ifndef OVERLAYFS_SUPER_MAGIC
-# define OVERLAYFS_SUPER_MAGIC 0x794C7630
-#endif
-
 #endif /* CPR_FSMAGIC_H */

@@ -8,11 +8,13 @@ bin_PROGRAMS += src/cpr
 # they are (--progress), partial.c marks the copies not finished yet
 # (--continue, -u), jobs.c copies files on worker threads and keeps
 # their output in order (--jobs), fold.c finds the names of copies side
-# by side that a directory may take for one; fsmagic.h names the file
+# by side that a directory may take for one, mounts.c finds the mounts
+# that may lead a walk into its own copy; fsmagic.h names the file
 # systems that copy.c and data.c tell apart.
 src_cpr_SOURCES = src/cp.c src/copy.c src/copy.h src/data.c src/data.h \
   src/progress.c src/progress.h src/partial.c src/partial.h \
-  src/jobs.c src/jobs.h src/fold.c src/fold.h src/fsmagic.h
+  src/jobs.c src/jobs.h src/fold.c src/fold.h src/mounts.c \
+  src/mounts.h src/fsmagic.h
 # configure --enable-gcc-warnings: cpr's own code, not gnulib's lib/.
 src_cpr_CFLAGS = $(AM_CFLAGS) $(WARN_CFLAGS)
 src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \

@@ -27,6 +27,17 @@
 #   sleeps 100 ms a MiB (the shim), so that a worker's file would be
 #   listed while it is written, as the reviewer saw it: 0 bytes.
 #
+# And the other way: mounts that lead the walk nowhere near the copy
+# leave --jobs as it is (CPR_JOBS_REPORT says files were handed over),
+# and each copy is still GNU cp's.  "apart": the destination m is a
+# bind mount of t, beside s on the same file system; "beside": a tmpfs
+# of its own is mounted on s/x, whose files the copy reads and never
+# writes; "within": the source and the destination, M/a and M/b, are in
+# one mount of an overlay (a container's root), where the identities
+# that ".." meets say all.  Before, each of these went one file at a
+# time: any two mounts of one file system, any mount below the source
+# and any overlay were taken as a way into the copy.
+#
 # Before, a file still being written was copied half (the reviewer saw
 # s/sub/sub/a at 4194304 of 20000000 bytes in 7 runs of 10), or the
 # copy of the directory was made before the worker created the file,
@@ -103,6 +114,31 @@ into_ ()
   for i in 5 6 7 8; do echo $i > s/f$i || return; done
   mkdir s/d s/sub t t/s && mount --bind s/sub t/s
 }
+# Four large files, four small ones and a directory in s.
+files_ ()
+{
+  for i in 1 2 3 4; do cat "$big" > $1/f$i || return; done
+  for i in 5 6 7 8; do echo $i > $1/f$i || return; done
+  mkdir $1/d && echo g > $1/d/g
+}
+# apart_: m, a bind mount of t, beside s.
+apart_ ()
+{
+  files_ s && mkdir t m && mount --bind t m
+}
+# beside_: a tmpfs of its own on s/x, holding a file.
+beside_ ()
+{
+  files_ s && mkdir s/x t && mount -t tmpfs -o size=16m tmpfs s/x &&
+    echo h > s/x/h
+}
+# within_: an overlay on M whose lower directory L holds a, and whose
+# upper directory U holds b (made there, so that no copy-up marks it).
+within_ ()
+{
+  mkdir L U W M L/a U/b && files_ L/a &&
+    mount -t overlay overlay -o lowerdir=L,upperdir=U,workdir=W M
+}
 # overlay_: an overlay on M of upper directory U, a file in U/a and the
 # destination U/a/B with a long name (B, 200 bytes), so that the copy's
 # names pass PATH_MAX after a score of levels.
@@ -132,6 +168,10 @@ run_ ()
      CPR_JOBS_REPORT="$OLDPWD/$name_.rep" cp -rv "$@" 2>&1
    echo "exit status $?") | sed "s/$long_/B/g" > $name_ || framework_failure_
   umount -R fs/w || framework_failure_
+  # Each mount of an overlay marks its upper directory as its own.
+  if test -d fs/w/U; then
+    setfattr -x trusted.overlay.uuid fs/w/U 2> /dev/null
+  fi
   if test -n "$deep_"; then
     # Past PATH_MAX for tree-state: the depth and size of each copy.
     find fs/w -name f -printf '%d %s\n' | sort -n >> $name_ ||
@@ -163,6 +203,7 @@ case_ ()
     fi
   done
   # The copy of the copy is whole, as GNU cp makes it.
+  test $h_ = yes ||
   grep "^'s/./sub/a' -> \|^'s/./x/a' -> \|^'s/./x/f5' -> \|^'M/a/./B/f' -> \|^'s/sub/f5' -> " \
     $n_.ref > /dev/null ||
     { echo "$n_: GNU cp did not copy the copy" >&2; cat $n_.ref; fail=1; }
@@ -173,7 +214,10 @@ case_ sub sub_ no s/. m
 case_ inside inside_ no s/. t
 case_ order order_ no s/. t
 case_ into into_ no s t
+case_ apart apart_ yes s/. m
+case_ beside beside_ yes s/. t
 if test $overlay_ok_ = yes; then
+  case_ within within_ yes M/a/. M/b
   preload_=$shim_ sleep_=100000000 deep_=yes
   case_ overlay overlay_ no M/a/. U/a/$long_
 else
