@@ -2129,9 +2129,6 @@ static bool tasks_failed;
    copied one at a time, by the main thread.  */
 static bool fds_short;
 
-/* The number of files at once that --jobs=auto settled on; 0 before.  */
-static size_t auto_workers;
-
 /* --jobs=auto: how many files to copy at once into the directory of
    DST.  A file server (NFS, SMB, Ceph, AFS, Lustre, GPFS, 9P, FUSE)
    answers each request of a copy of a small file (create, write, set
@@ -2141,15 +2138,20 @@ static size_t auto_workers;
    small file costs the processor little and waits for nothing that
    another copy would overlap, and copies side by side of large files
    only make the disk seek between them: one at a time.  */
-static size_t
+size_t
 auto_jobs (char const *dst)
 {
-  char *dir = dir_name (dst);
   struct statfs fs;
-  int r = statfs (dir, &fs);
-  free (dir);
-  if (r != 0)
-    return 1;
+  if (statfs (dst, &fs) != 0)
+    {
+      if (errno != ENOENT && errno != ENOTDIR)
+        return 1;
+      char *dir = dir_name (dst);
+      int r = statfs (dir, &fs);
+      free (dir);
+      if (r != 0)
+        return 1;
+    }
   switch ((uint32_t) fs.f_type)
     {
     case NFS_SUPER_MAGIC: case SMB_SUPER_MAGIC: case SMB2_SUPER_MAGIC:
@@ -2160,18 +2162,6 @@ auto_jobs (char const *dst)
     default:
       return 1;
     }
-}
-
-/* How many files at once may be copied (--jobs) where J goes: with
-   --jobs=auto, what the first file handed over decides.  */
-static size_t
-jobs_for (struct job const *j, struct cp_options const *x)
-{
-  if (x->jobs)
-    return x->jobs;
-  if (!auto_workers)
-    auto_workers = auto_jobs (j->dst);
-  return auto_workers;
 }
 
 /* The most descriptors that fds_open looks at one by one, where
@@ -2579,7 +2569,7 @@ defer_copy (struct job *j, struct cp_options const *x)
 {
   if (!deferrable (j, x))
     return false;
-  size_t n = jobs_for (j, x);
+  size_t n = x->jobs;
   intmax_t cost;
   if (n <= 1 || !start_workers (n) || !room_take (j, dst_dev_of (j), &cost))
     return false;

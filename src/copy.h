@@ -110,7 +110,8 @@ struct cp_options
 
   /* Copy up to this many regular files at once, on worker threads
      (--jobs); 1: one at a time, on the main thread; 0: as many as the
-     destination's file system wants (--jobs=auto).  */
+     destination's file system wants (--jobs=auto), which cp.c settles
+     (auto_jobs) before the copy starts.  */
   size_t jobs;
 
   /* Print "'SRC' -> 'DST'" for each copy (-v), and say how the data
@@ -161,6 +162,11 @@ bool copy_reads_back (char const *src_name, char const *dst_name,
    that it is a directory to be listed), before the copy starts: the
    totals then cover every operand from the start.  */
 void count_source (char const *src_name, struct cp_options const *x);
+
+/* --jobs=auto: how many files to copy at once into DST, an existing
+   directory or, where it does not exist yet, the name of a file to be
+   made in its directory: 8 on a network file system, 1 elsewhere.  */
+size_t auto_jobs (char const *dst);
 
 /* Wait for the copies on worker threads (--jobs) and write what they
    said; return false if any copy they made since the start failed.  */

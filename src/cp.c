@@ -1010,6 +1010,8 @@ do_copy (int n, char **file, struct cli *c)
       src_info_init (&c->x);
       for (int i = 0; i < n; i++)
         count_source (file[i], &c->x);
+      if (!c->x.jobs)
+        c->x.jobs = auto_jobs (dir);
       settle_jobs_into (n, file, dir, c->parents, &c->x);
       for (int i = 0; i < n; i++)
         ok &= copy_into_dir (file[i], dir, fd, c);
@@ -1041,6 +1043,8 @@ do_copy (int n, char **file, struct cli *c)
     }
   bool copy_into_self;
   count_source (src, &x);
+  if (!x.jobs)
+    x.jobs = auto_jobs (dst);
   settle_jobs_onto (file, dst, &x);
   ok = copy (src, dst, AT_FDCWD, dst, false, &x, &copy_into_self);
   /* A copy on a worker thread uses X.  */

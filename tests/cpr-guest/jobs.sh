@@ -1,7 +1,9 @@
 #!/bin/sh
 # In the guest, on every scratch file system and NFS mount: cpr -av
 # --jobs=8 makes the copy that --jobs=1 makes (tree-state snapshots, and
-# the same -v lines in the same order); and a copy killed with SIGKILL
+# the same -v lines in the same order), and so does --jobs=auto, which
+# copies 8 files at once onto the NFS mounts and one at a time onto the
+# others (CPR_JOBS_REPORT); and a copy killed with SIGKILL
 # while files are in flight, then 'cpr -a --continue --jobs=8', leaves
 # that same copy.
 
@@ -55,6 +57,17 @@ for mnt in "$CR_MNT_BTRFS" "$CR_MNT_NFS" "$CR_MNT_NFS_EXT4" "$CR_MNT_NFS41" \
   sed "s|$d/eight|$d/one|" eight.out > eight.s || framework_failure_
   compare one.out eight.s || { echo "$mnt: -v differs"; fail=1; }
   same_tree_ "$d/one" "$d/eight" || { echo "$mnt: copies differ"; fail=1; }
+
+  # --jobs=auto: 8 at once onto an NFS mount, one at a time elsewhere;
+  # the copy is the same.
+  rm -f auto.rep
+  CPR_JOBS_REPORT=$PWD/auto.rep cpr -a --jobs=auto src "$d/auto" || fail=1
+  same_tree_ "$d/one" "$d/auto" || { echo "$mnt: auto's copy differs"; fail=1; }
+  case $mnt in
+    "$CR_MNT_NFS"|"$CR_MNT_NFS_EXT4"|"$CR_MNT_NFS41")
+      grep '^workers 8 jobs [1-9]' auto.rep > /dev/null ;;
+    *) grep '^workers 0 jobs 0 ' auto.rep > /dev/null ;;
+  esac || { echo "$mnt: --jobs=auto: $(cat auto.rep)"; fail=1; }
 
   # Every data call 0.3 s slower: kill -9 once a copy is seen unfinished
   # (the sticky bit of a file cpr made), a second into the copy at the
