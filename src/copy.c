@@ -2741,6 +2741,21 @@ stat_dst (struct job *j, struct cp_options const *x)
           ? 0 : errno);
 }
 
+/* --jobs: a file already at J->dst may be, by a symlink or a mount, a
+   source or a copy in flight ("d/g -> ../s/f", or a symlink to a copy
+   not made yet): before it is looked at through a symlink, or written,
+   wait for every copy in flight, as a copy one file at a time would
+   have.  A directory there is only filled, never written.  */
+static void
+settle_existing_dst (struct job const *j, struct cp_options const *x)
+{
+  struct stat st;
+  if (x->jobs != 1
+      && fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) == 0
+      && !S_ISDIR (st.st_mode))
+    jobs_drain ();
+}
+
 /* Copy J->src to J->dst, as copy_internal.  */
 static bool
 copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
@@ -2772,6 +2787,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
 
   if (!j->new_dst)
     {
+      settle_existing_dst (j, x);
       int err = stat_dst (j, x);
       if (err == 0)
         {
@@ -2958,9 +2974,11 @@ copy_reads_back (char const *src_name, char const *dst_name,
   struct stat st;
   bool follow = x->dereference != DEREF_NEVER;
   if ((follow ? stat (src_name, &st) : lstat (src_name, &st)) != 0)
-    /* A symlink that leads nowhere yet may lead, once an earlier
-       operand is copied, into its copy.  */
-    return (follow && lstat (src_name, &st) == 0 && S_ISLNK (st.st_mode));
+    /* An operand, or a symlink's target, not there yet may be there,
+       once an earlier operand is copied, as a directory of its copy
+       ("cpr -r l t/l/. t", where l is a symlink to sub, copies t/sub):
+       take it that it is.  Alone, it fails at once.  */
+    return true;
   if (!S_ISDIR (st.st_mode))
     return false;
   struct dir_id *src, *dst;

@@ -18,15 +18,16 @@
 
 #include "mounts.h"
 
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 
 #include "xalloc.h"
-#include "xvasprintf.h"
 
 /* How a mounted file system shows directories.  */
 enum mount_kind
@@ -34,8 +35,7 @@ enum mount_kind
   /* As its own, each once: a name in it says which directory it is.  */
   MOUNT_PLAIN,
   /* As an overlay does: its layers' directories, under a device number
-     of its own, so that no identity ties them to the layers; one mount
-     of it shows each directory once, and never itself.  */
+     of its own, so that no identity ties them to the layers.  */
   MOUNT_OVERLAY,
   /* As a FUSE daemon (bindfs, mergerfs), aufs or shiftfs pleases: any
      directory, under any identity, its own mount point's included.  */
@@ -44,6 +44,7 @@ enum mount_kind
 
 struct mount_point
 {
+  unsigned long id;             /* mountinfo's ID of the mount */
   dev_t dev;                    /* the file system's device number */
   char *root;                   /* the directory of it mounted here */
   char *dir;                    /* where, in this namespace */
@@ -92,10 +93,11 @@ kind_of (char const *type)
 static bool
 parse_mount (char *line, struct mount_point *m)
 {
+  unsigned long id;
   unsigned int major, minor;
   int root_at = -1, root_end = -1, dir_at = -1, dir_end = -1;
-  if (sscanf (line, "%*u %*u %u:%u %n%*s%n %n%*s%n", &major, &minor,
-              &root_at, &root_end, &dir_at, &dir_end) < 2 || dir_end < 0)
+  if (sscanf (line, "%lu %*u %u:%u %n%*s%n %n%*s%n", &id, &major, &minor,
+              &root_at, &root_end, &dir_at, &dir_end) < 3 || dir_end < 0)
     return false;
   char *type = strstr (line + dir_end, " - ");
   if (!type)
@@ -105,7 +107,7 @@ parse_mount (char *line, struct mount_point *m)
   line[root_end] = line[dir_end] = '\0';
   unescape_mountinfo (line + root_at);
   unescape_mountinfo (line + dir_at);
-  *m = (struct mount_point) { .dev = makedev (major, minor),
+  *m = (struct mount_point) { .id = id, .dev = makedev (major, minor),
                               .root = xstrdup (line + root_at),
                               .dir = xstrdup (line + dir_at),
                               .kind = kind_of (type) };
@@ -168,18 +170,23 @@ below (char const *name, char const *dir, bool or_at)
           && (name[len] == '/' || (or_at && name[len] == '\0')));
 }
 
-/* Whether one of the names A and B is the other or lies below it.  */
-static bool
-related (char const *a, char const *b)
-{
-  return below (a, b, true) || below (b, a, true);
-}
-
-/* The mount that shows the real name REAL: the one mounted last on the
-   longest of the directories that hold it.  */
+/* The mount that shows the real name REAL: the one whose ID statx
+   gives, as the kernel resolves the name; where statx cannot tell, the
+   one mounted last on the longest of the directories that hold it, as
+   mountinfo lists them (a mount moved, or propagated under another,
+   breaks that order: then the ID is needed).  NULL if none.  */
 static struct mount_point const *
 mount_holding (struct mount_table const *t, char const *real)
 {
+  struct statx stx;
+  if (statx (AT_FDCWD, real, AT_NO_AUTOMOUNT, STATX_MNT_ID, &stx) == 0
+      && (stx.stx_mask & STATX_MNT_ID))
+    {
+      for (size_t i = 0; i < t->n; i++)
+        if (t->m[i].id == stx.stx_mnt_id)
+          return &t->m[i];
+      return NULL;
+    }
   struct mount_point const *holder = NULL;
   size_t best = 0;
   for (size_t i = 0; i < t->n; i++)
@@ -194,29 +201,27 @@ mount_holding (struct mount_table const *t, char const *real)
   return holder;
 }
 
-/* The name that the real name REAL, shown by the mount M, has in M's
-   file system: M's root, and what REAL adds to M's directory.  */
-static char *
-name_in_fs (struct mount_point const *m, char const *real)
+/* Whether a mount lies below the real name REAL.  */
+static bool
+mount_below (struct mount_table const *t, char const *real)
 {
-  /* REST is "" or starts with a slash.  */
-  char const *rest = (m->dir[1] ? real + strlen (m->dir)
-                      : real[1] ? real : "");
-  if (strcmp (m->root, "/") == 0)
-    return xstrdup (*rest ? rest : "/");
-  return xasprintf ("%s%s", m->root, rest);
+  for (size_t i = 0; i < t->n; i++)
+    if (below (t->m[i].dir, real, false))
+      return true;
+  return false;
 }
 
-/* A walk of SRC meets DST's file system wherever a mount shows part of
-   it, and writes there are read back where that part holds DST or lies
-   below it: where the mount that shows SRC shows a name of DST's file
-   system related to DST's (a bind mount, a second mount of the file
-   system, a btrfs subvolume mounted twice), or where such a mount lies
-   below SRC.  Any other mount below SRC is another file system, or
-   another part of DST's: the walk copies it, and what it shows, the
-   copy does not touch.  Mirrors show what they please, and an overlay
-   shows its layers, which another mount may reach: those are trusted
-   only for a copy within one mount of an overlay (Docker's root).  */
+/* Take as a way into the copy: two mounts of one file system (a bind
+   mount of s/sub, the file system mounted twice, a btrfs subvolume
+   mounted on its own), from which ".." leads to the top of each mount
+   and no further; any mount below the source or the destination (the
+   destination, or the source, or any file system that both show,
+   mounted inside the other); and any mount of a file system that shows
+   others' directories as its own (overlay, FUSE).  Telling which of
+   those lead nowhere near the copy takes more than mountinfo says: a
+   mount covered by another is still listed, a file system may be
+   mounted below both ends, and an overlay's layers may be mounted
+   anywhere.  A copy taken for one only takes longer.  */
 bool
 mounts_may_alias (struct mount_table const *mounts, char const *src,
                   char const *dst)
@@ -225,24 +230,7 @@ mounts_may_alias (struct mount_table const *mounts, char const *src,
     return true;
   struct mount_point const *ms = mount_holding (mounts, src);
   struct mount_point const *md = mount_holding (mounts, dst);
-  if (!ms || !md || ms->kind == MOUNT_MIRROR || md->kind == MOUNT_MIRROR
-      || (ms != md && (ms->kind != MOUNT_PLAIN || md->kind != MOUNT_PLAIN)))
-    return true;
-  char *dst_fs = name_in_fs (md, dst);
-  bool r = false;
-  if (ms != md && ms->dev == md->dev)
-    {
-      char *src_fs = name_in_fs (ms, src);
-      r = related (src_fs, dst_fs);
-      free (src_fs);
-    }
-  for (size_t i = 0; !r && i < mounts->n; i++)
-    {
-      struct mount_point const *m = &mounts->m[i];
-      if (below (m->dir, src, false))
-        r = (m->kind != MOUNT_PLAIN
-             || (m->dev == md->dev && related (m->root, dst_fs)));
-    }
-  free (dst_fs);
-  return r;
+  return (!ms || !md || ms->kind != MOUNT_PLAIN || md->kind != MOUNT_PLAIN
+          || (ms != md && ms->dev == md->dev)
+          || mount_below (mounts, src) || mount_below (mounts, dst));
 }

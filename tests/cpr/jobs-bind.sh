@@ -27,16 +27,27 @@
 #   sleeps 100 ms a MiB (the shim), so that a worker's file would be
 #   listed while it is written, as the reviewer saw it: 0 bytes.
 #
-# And the other way: mounts that lead the walk nowhere near the copy
-# leave --jobs as it is (CPR_JOBS_REPORT says files were handed over),
-# and each copy is still GNU cp's.  "apart": the destination m is a
-# bind mount of t, beside s on the same file system; "beside": a tmpfs
-# of its own is mounted on s/x, whose files the copy reads and never
-# writes; "within": the source and the destination, M/a and M/b, are in
-# one mount of an overlay (a container's root), where the identities
-# that ".." meets say all.  Before, each of these went one file at a
-# time: any two mounts of one file system, any mount below the source
-# and any overlay were taken as a way into the copy.
+# Found by review (the reviewer's scripts, made cases here; each failed
+# in all of its ten runs):
+#
+#   below_both: a tmpfs of its own on s/z, bound on d/q too: the copy
+#   of s/q/f writes, through d/q/f, the file s/z/f that a worker reads.
+#   below_dst: s/b bound on d/x: the copy of s/x fills s/b, which the
+#   walk lists next.  moved: d, a bind mount of y moved onto a tmpfs
+#   mounted after it, and y/q bound on s/z (mountinfo lists the tmpfs
+#   last: the mount that shows a name is asked of statx, by its ID).
+#   A mount below the source or the destination, or two mounts of one
+#   file system, make the copy one file at a time, whatever they show.
+#
+#   born_later: "cp -rv l t/l/. t", l a symlink to sub: t/l/. is not
+#   there when the copy starts, and is t/sub, within t, once l is
+#   copied.  An operand not there is taken as within the destination.
+#
+#   dst_symlink: d/g, a symlink to ../s/f, the source of a copy in
+#   flight; and dst_inflight: d/p, a symlink to a/f, the copy in flight
+#   of s/a/f.  The main thread waits for every copy in flight before it
+#   looks through, or writes, a file that is there already.  No mounts;
+#   files are handed to workers.
 #
 # Before, a file still being written was copied half (the reviewer saw
 # s/sub/sub/a at 4194304 of 20000000 bytes in 7 runs of 10), or the
@@ -114,30 +125,46 @@ into_ ()
   for i in 5 6 7 8; do echo $i > s/f$i || return; done
   mkdir s/d s/sub t t/s && mount --bind s/sub t/s
 }
-# Four large files, four small ones and a directory in s.
-files_ ()
+# below_both_: a tmpfs on s/z, bound on d/q too.
+below_both_ ()
 {
-  for i in 1 2 3 4; do cat "$big" > $1/f$i || return; done
-  for i in 5 6 7 8; do echo $i > $1/f$i || return; done
-  mkdir $1/d && echo g > $1/d/g
+  mkdir s/z s/q d d/z d/q && echo A > s/q/f &&
+    mount -t tmpfs -o size=100m tmpfs s/z && cat "$big" > s/z/f &&
+    mount --bind s/z d/q
 }
-# apart_: m, a bind mount of t, beside s.
-apart_ ()
+# below_dst_: s/b bound on d/x; s/x holds large files, small ones and a
+# directory.
+below_dst_ ()
 {
-  files_ s && mkdir t m && mount --bind t m
+  mkdir s/x && for i in 1 2 3 4; do cat "$big" > s/x/f$i || return; done &&
+    for i in 5 6 7 8; do echo $i > s/x/f$i || return; done &&
+    mkdir s/x/dd s/b d d/x && mount --bind s/b d/x
 }
-# beside_: a tmpfs of its own on s/x, holding a file.
-beside_ ()
+# moved_: d, a bind mount of y moved onto a tmpfs mounted after it; y/q
+# bound on s/z.
+moved_ ()
 {
-  files_ s && mkdir s/x t && mount -t tmpfs -o size=16m tmpfs s/x &&
-    echo h > s/x/h
+  mkdir s/z s/q y y/q y/z stage d && cat "$big" > y/q/f && echo A > s/q/f &&
+    mount --bind y/q s/z && mount --bind y stage &&
+    mount -t tmpfs -o size=1m tmpfs d && mount --move stage d
 }
-# within_: an overlay on M whose lower directory L holds a, and whose
-# upper directory U holds b (made there, so that no copy-up marks it).
-within_ ()
+# born_later_: l, a symlink to sub; t/sub/sub/x full, t/sub/x empty.
+born_later_ ()
 {
-  mkdir L U W M L/a U/b && files_ L/a &&
-    mount -t overlay overlay -o lowerdir=L,upperdir=U,workdir=W M
+  ln -s sub l && mkdir t t/sub t/sub/sub t/sub/sub/x &&
+    for i in 1 2 3 4; do cat "$big" > t/sub/sub/x/f$i || return; done &&
+    for i in 5 6 7 8; do echo $i > t/sub/sub/x/f$i || return; done &&
+    mkdir t/sub/sub/x/dd t/sub/x
+}
+# dst_symlink_: d/g, a symlink to ../s/f.
+dst_symlink_ ()
+{
+  mkdir d && cat "$big" > s/f && echo P > s/g && ln -s ../s/f d/g
+}
+# dst_inflight_: d/p, a symlink to a/f, which the copy of s/a/f makes.
+dst_inflight_ ()
+{
+  mkdir s/a d d/a && cat "$big" > s/a/f && echo P > s/p && ln -s a/f d/p
 }
 # overlay_: an overlay on M of upper directory U, a file in U/a and the
 # destination U/a/B with a long name (B, 200 bytes), so that the copy's
@@ -168,10 +195,6 @@ run_ ()
      CPR_JOBS_REPORT="$OLDPWD/$name_.rep" cp -rv "$@" 2>&1
    echo "exit status $?") | sed "s/$long_/B/g" > $name_ || framework_failure_
   umount -R fs/w || framework_failure_
-  # Each mount of an overlay marks its upper directory as its own.
-  if test -d fs/w/U; then
-    setfattr -x trusted.overlay.uuid fs/w/U 2> /dev/null
-  fi
   if test -n "$deep_"; then
     # Past PATH_MAX for tree-state: the depth and size of each copy.
     find fs/w -name f -printf '%d %s\n' | sort -n >> $name_ ||
@@ -203,22 +226,26 @@ case_ ()
     fi
   done
   # The copy of the copy is whole, as GNU cp makes it.
-  test $h_ = yes ||
+  test -z "$witness_" ||
   grep "^'s/./sub/a' -> \|^'s/./x/a' -> \|^'s/./x/f5' -> \|^'M/a/./B/f' -> \|^'s/sub/f5' -> " \
     $n_.ref > /dev/null ||
     { echo "$n_: GNU cp did not copy the copy" >&2; cat $n_.ref; fail=1; }
 }
 
-preload_= sleep_=0 deep_=
+preload_= sleep_=0 deep_= witness_=yes
 case_ sub sub_ no s/. m
 case_ inside inside_ no s/. t
 case_ order order_ no s/. t
 case_ into into_ no s t
-case_ apart apart_ yes s/. m
-case_ beside beside_ yes s/. t
+witness_=
+case_ below_both below_both_ no s/. d
+case_ below_dst below_dst_ no s/. d
+case_ moved moved_ no s/. d
+case_ born_later born_later_ no l t/l/. t
+case_ dst_symlink dst_symlink_ yes s/. d
+case_ dst_inflight dst_inflight_ yes s/. d
 if test $overlay_ok_ = yes; then
-  case_ within within_ yes M/a/. M/b
-  preload_=$shim_ sleep_=100000000 deep_=yes
+  preload_=$shim_ sleep_=100000000 deep_=yes witness_=yes
   case_ overlay overlay_ no M/a/. U/a/$long_
 else
   echo "SKIP: overlay: cannot mount an overlay here"
