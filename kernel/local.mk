@@ -8,7 +8,9 @@ EXTRA_DIST += kernel/series kernel/guest.config kernel/debug.config \
 # compiler look: copy_range(2), and <copyrange.h>, which gives the call's
 # number (SYS_copy_range, where the system's kernel headers lack it) and
 # a copy_range() that checks the running kernel once (README, "Installing").
-dist_man_MANS += kernel/copy_range.2
+# notrans_: the page is the call's, named as the call is, whatever name
+# --program-prefix and the like give cpr.
+notrans_dist_man_MANS += kernel/copy_range.2
 include_HEADERS += include/copyrange.h
 # 'make installcheck' builds a program against the installed header alone
 # and runs it, and runs the installed cpr and its masquerade link.

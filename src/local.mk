@@ -25,22 +25,32 @@ src_cpr_LDADD = lib/libgnu.a $(LIB_ACL) $(LIB_CLOCK_GETTIME) $(LIB_GETHRXTIME) \
 # repository so that building does not need help2man: after changing
 # either, run 'make update-man' and commit doc/cpr.1.
 # doc/cpr.h2m adds the sections --help has no place for (the environment).
-# The page installed is src/cpr.1, doc/cpr.1 with the masquerade
-# directory (below) named as this build installs it: doc/cpr.1 names the
-# default one, /usr/local/libexec/copyrange/bin.  It is made again on
-# each make (a sed, which replaces the file only when it changes), so
-# that 'make install pkglibexecdir=DIR' installs a page naming DIR.
+# The page installed is doc/cpr.1 with the masquerade directory (below)
+# named as this install puts it: doc/cpr.1 names the default one,
+# /usr/local/libexec/copyrange/bin, and 'make install pkglibexecdir=DIR'
+# installs a page naming DIR.  The sed writes straight into the page's
+# place, under the name that the program's transform gives it: make
+# install writes nothing into the build tree (which may be another
+# user's, or read-only), and two installs from one tree at once (the
+# install tests, under make -j) share no file.
 EXTRA_DIST += doc/cpr.1 doc/cpr.h2m
-man_MANS = src/cpr.1
-CLEANFILES += src/cpr.1 src/cpr.1-t
-src/cpr.1: $(srcdir)/doc/cpr.1 cpr-man-always
-	$(AM_V_GEN)$(MKDIR_P) src && \
-	m=$$(printf '%s\n' '$(masqdir)' | sed 's/[\\|&]/\\&/g') && \
+man1dir = $(mandir)/man1
+install-data-local: install-cpr-man
+uninstall-local: uninstall-cpr-man
+.PHONY: install-cpr-man uninstall-cpr-man
+install-cpr-man:
+	@$(NORMAL_INSTALL)
+	$(MKDIR_P) '$(DESTDIR)$(man1dir)'
+	@page='$(DESTDIR)$(man1dir)'/`printf '%s\n' cpr | sed '$(transform)'`.1; \
+	m=`printf '%s\n' '$(masqdir)' | sed 's/[\\|&]/\\&/g'`; \
+	echo " sed ... $(srcdir)/doc/cpr.1 > '$$page'"; \
 	sed "s|/usr/local/libexec/copyrange/bin|$$m|g" \
-	  $(srcdir)/doc/cpr.1 > $@-t && \
-	if cmp -s $@-t $@; then rm -f $@-t; else mv -f $@-t $@; fi
-.PHONY: cpr-man-always
-cpr-man-always:
+	  $(srcdir)/doc/cpr.1 > "$$page-t" && \
+	chmod 644 "$$page-t" && mv -f "$$page-t" "$$page"
+uninstall-cpr-man:
+	@$(NORMAL_UNINSTALL)
+	@page='$(DESTDIR)$(man1dir)'/`printf '%s\n' cpr | sed '$(transform)'`.1; \
+	echo " rm -f '$$page'"; rm -f "$$page"
 HELP2MAN = help2man
 .PHONY: update-man
 update-man: src/cpr$(EXEEXT)
@@ -61,7 +71,7 @@ update-man: src/cpr$(EXEEXT)
 # (--program-prefix and the like); 'cp' itself is never transformed.
 masqdir = $(pkglibexecdir)/bin
 installdirs-local:
-	$(MKDIR_P) '$(DESTDIR)$(masqdir)'
+	$(MKDIR_P) '$(DESTDIR)$(masqdir)' '$(DESTDIR)$(man1dir)'
 install-exec-hook:
 	@$(NORMAL_INSTALL)
 	@cpr=`printf '%s\n' cpr | sed '$(transform)'`$(EXEEXT); \
