@@ -2,8 +2,9 @@
 # The variables that README documents for 'make deb' and 'make kernel-deb'
 # are taken from the environment as from make's command line:
 # DEB_BUILD_OPTIONS (nocheck when set in neither) and KERNEL_DEB_CONFIG
-# (the guest's configuration when empty).  Only 'make -n' runs: nothing
-# is built, no package and no kernel.
+# (the guest's configuration when empty); and a variable on make's
+# command line (CC=...) does not reach the package's build.  Only
+# 'make -n' runs: nothing is built, no package and no kernel.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -52,5 +53,13 @@ expect_ deb-env "DEB_BUILD_OPTIONS='nocheck cr-marker'"
 dry_ deb-arg deb DEB_BUILD_OPTIONS=
 expect_ deb-arg "DEB_BUILD_OPTIONS=''"
 unset DEB_BUILD_OPTIONS
+
+# A variable of make's command line, which make exports to the recipe,
+# is taken out of the package build's environment: CC, LIBS.
+dry_ deb-cc deb CC=cr-marker-cc LIBS=-lcr-marker
+sed -n 's/.*for v in `dpkg-buildflags --list` \([^;]*\);.*/\1/p' deb-cc \
+  | tr ' ' '\n' | grep -x -e CC -e LIBS | sort > deb-cc.unset
+printf '%s\n' CC LIBS > deb-cc.exp || framework_failure_
+compare deb-cc.exp deb-cc.unset || fail=1
 
 Exit $fail
