@@ -115,6 +115,18 @@
 # define COPYRANGE_O_PATH_ 0
 #endif
 
+/* inline is C99's and C++'s; GCC and clang know __inline__ in C89 too.
+   The names of the parameters and locals below end in '_', so that a
+   program's own globals (a 'count', an 'fd') are not shadowed.  */
+#if defined __cplusplus || (defined __STDC_VERSION__ \
+                            && 199901L <= __STDC_VERSION__)
+# define COPYRANGE_INLINE_ inline
+#elif defined __GNUC__
+# define COPYRANGE_INLINE_ __inline__
+#else
+# define COPYRANGE_INLINE_
+#endif
+
 /* Copy up to COUNT bytes from the file open on FD_IN to the file open on
    FD_OUT, within the kernel.  A null POS_IN or POS_OUT means the file
    offset, used and advanced; a non-null one gives the offset, advanced
@@ -123,9 +135,9 @@
    the rest), 0 at the source's end; or -1 with errno set, ENOSYS where
    the running kernel has no copy_range.  Safe to call from several
    threads at once, the first calls included.  */
-static inline ssize_t
-copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
-            size_t count, unsigned int flags)
+static COPYRANGE_INLINE_ ssize_t
+copy_range (int fd_in_, loff_t *pos_in_, int fd_out_, loff_t *pos_out_,
+            size_t count_, unsigned int flags_)
 {
 #ifdef SYS_copy_range
   /* Whether SYS_copy_range is copy_range: 0 not known yet, 1 yes, -1 no.
@@ -146,59 +158,60 @@ copy_range (int fd_in, loff_t *pos_in, int fd_out, loff_t *pos_out,
      (relaxed: nothing else is published with it) where the compiler
      has GCC's atomic built-ins, as GCC 4.7 and later and clang have,
      in C89 and C++ too.  */
-  static int known;
-  int answer;
+  static int known_;
+  int answer_;
 
 # ifdef __ATOMIC_RELAXED
-  answer = __atomic_load_n (&known, __ATOMIC_RELAXED);
+  answer_ = __atomic_load_n (&known_, __ATOMIC_RELAXED);
 # else
-  answer = known;
+  answer_ = known_;
 # endif
-  if (answer == 0)
+  if (answer_ == 0)
     {
-      int saved_errno = errno;
-      loff_t *const no_pos = NULL;
-      size_t const no_count = 0;
+      int saved_errno_ = errno;
+      loff_t *const no_pos_ = NULL;
+      size_t const no_count_ = 0;
 # ifdef F_DUPFD_CLOEXEC
-      int dup_fd = fcntl (fd_in, F_DUPFD_CLOEXEC, 0);
+      int dup_fd_ = fcntl (fd_in_, F_DUPFD_CLOEXEC, 0);
 # else
-      int dup_fd = fcntl (fd_in, F_DUPFD, 0);
+      int dup_fd_ = fcntl (fd_in_, F_DUPFD, 0);
 # endif
-      int fd = dup_fd < 0 ? fd_in : dup_fd;
-      int fl = fcntl (fd, F_GETFL);
+      int fd_ = dup_fd_ < 0 ? fd_in_ : dup_fd_;
+      int fl_ = fcntl (fd_, F_GETFL);
 
-      if (fl < 0 || (fl & COPYRANGE_O_PATH_) != 0)
+      if (fl_ < 0 || (fl_ & COPYRANGE_O_PATH_) != 0)
         {
-          if (0 <= dup_fd)
-            close (dup_fd);
+          if (0 <= dup_fd_)
+            close (dup_fd_);
           errno = EBADF;
           return -1;
         }
-      answer = (syscall (SYS_copy_range, fd, no_pos, -1, no_pos, no_count,
-                         0U) < 0
-                && errno == EBADF) ? 1 : -1;
-      if (0 <= dup_fd)
+      answer_ = (syscall (SYS_copy_range, fd_, no_pos_, -1, no_pos_,
+                          no_count_, 0U) < 0
+                 && errno == EBADF) ? 1 : -1;
+      if (0 <= dup_fd_)
         {
-          close (dup_fd);
+          close (dup_fd_);
 # ifdef __ATOMIC_RELAXED
-          __atomic_store_n (&known, answer, __ATOMIC_RELAXED);
+          __atomic_store_n (&known_, answer_, __ATOMIC_RELAXED);
 # else
-          known = answer;
+          known_ = answer_;
 # endif
         }
-      errno = saved_errno;
+      errno = saved_errno_;
     }
-  if (0 < answer)
-    return syscall (SYS_copy_range, fd_in, pos_in, fd_out, pos_out, count,
-                    flags);
+  if (0 < answer_)
+    return syscall (SYS_copy_range, fd_in_, pos_in_, fd_out_, pos_out_, count_,
+                    flags_);
 #else
-  (void) fd_in; (void) pos_in; (void) fd_out; (void) pos_out;
-  (void) count; (void) flags;
+  (void) fd_in_; (void) pos_in_; (void) fd_out_; (void) pos_out_;
+  (void) count_; (void) flags_;
 #endif
   errno = ENOSYS;
   return -1;
 }
 
 #undef COPYRANGE_O_PATH_
+#undef COPYRANGE_INLINE_
 
 #endif /* COPYRANGE_H */

@@ -58,6 +58,20 @@ if command -v g++ > /dev/null; then
   build_ use-cxx g++ -x c++ && run_ use-cxx || fail=1
 fi
 
+# C89 (where the header's function is __inline__, GCC's), and a program
+# whose globals have the names of the header's parameters and locals:
+# none is shadowed (-Wshadow).  Before, C89 had no 'inline', and
+# -Wshadow -Werror refused 'count' and 'fd'.
+printf '%s\n' 'int count, fd, flags, known;' '#include <copyrange.h>' \
+  'int main (void)' '{' \
+  '  return copy_range (0, (loff_t *) 0, 1, (loff_t *) 0, count, 0) < 0' \
+  '         && fd && flags && known;' '}' > c89.c || framework_failure_
+for std in c89 gnu89; do
+  $CC -std=$std -pedantic -D_DEFAULT_SOURCE -Wall -Wextra -Wshadow -Werror \
+      -I"$inc" -c -o c89.o c89.c > c89.err 2>&1 \
+    || { echo "-std=$std:"; cat c89.err; fail=1; }
+done
+
 # The first calls race safely (tests/install/use-header-race.c): another
 # thread's close() of the source just before the header's check of the
 # kernel does not make it take cachestat, or a kernel without the call,
