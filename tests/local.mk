@@ -181,6 +181,9 @@ HOST_TESTS += tests/install/make-vars.sh
 HOST_TESTS += tests/install/man-path.sh
 # kernel/build-deb removes its old trees (kt_prune), on empty stand-ins.
 HOST_TESTS += tests/install/kernel-deb-prune.sh
+# kernel/build-deb refuses an option or a file for OUTDIR before it
+# touches the cache.
+HOST_TESTS += tests/install/kernel-deb-args.sh
 # debian/copyright gives each file of the tarball its own notice's terms.
 HOST_TESTS += tests/install/copyright.sh
 # doc/cpr.1 is what 'make update-man' makes of --help and doc/cpr.h2m.

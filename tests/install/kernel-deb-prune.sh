@@ -1,6 +1,6 @@
 #!/bin/sh
 # kernel/build-deb's trees do not pile up: kt_prune (kernel/tree-lib.sh),
-# which it calls before it makes its tree, removes the trees of its cache
+# which it calls once it has made its tree, removes the trees of its cache
 # directory but the one being made and the newest other, and never one
 # that another run holds locked.  Empty directories stand for the trees:
 # nothing is unpacked or built.
