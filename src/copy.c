@@ -113,13 +113,6 @@ static Hash_table *copied_sources;
    source means a directory is copied into itself, or twice.  */
 static Hash_table *dir_copies;
 
-/* Whether the copy of the current operand has created a directory: only
-   the first, the operand's own copy or the first below it, goes into
-   dir_copies, as GNU cp remembers it.  Met later as a source, that one
-   is a copy into itself; the others are copies like any ("cp -r a t/a/x
-   t" copies t/a/x, made by the first operand, to t/x).  */
-static bool operand_dir_created;
-
 static size_t
 seen_hash (void const *entry, size_t table_size)
 {
@@ -1526,9 +1519,7 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
           error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
           return false;
         }
-      if (!operand_dir_created)
-        remember (dir_copies, &st, j->dst_rel, NULL);
-      operand_dir_created = true;
+      remember (dir_copies, &st, j->dst_rel, NULL);
       dst_dev = st.st_dev;
       if (x->verbose)
         print_verbose (j);
@@ -3024,7 +3015,6 @@ copy (char const *src_name, char const *dst_name, int dst_dir_fd,
      mounted on T/srcdir, "cpr -r srcdir T/srcdir/f T" names a copy of
      the first operand as the second, on another file system than T.  */
   jobs_drain ();
-  operand_dir_created = false;
   top_level_src_name = src_name;
   top_level_dst_name = dst_name;
   set_dst_dirfd (dst_dir_fd);
