@@ -2750,7 +2750,7 @@ static void
 settle_existing_dst (struct job const *j, struct cp_options const *x)
 {
   struct stat st;
-  if (x->jobs != 1
+  if (x->jobs != 1 && jobs_pending ()
       && fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) == 0
       && !S_ISDIR (st.st_mode))
     jobs_drain ();

@@ -171,10 +171,11 @@ below (char const *name, char const *dir, bool or_at)
 }
 
 /* The mount that shows the real name REAL: the one whose ID statx
-   gives, as the kernel resolves the name; where statx cannot tell, the
-   one mounted last on the longest of the directories that hold it, as
-   mountinfo lists them (a mount moved, or propagated under another,
-   breaks that order: then the ID is needed).  NULL if none.  */
+   gives, as the kernel resolves the name; where statx cannot tell
+   (before Linux 5.8), the one mounted on the longest of the directories
+   that hold it, if only one is: which of two stacked there is on top,
+   mountinfo's order does not say (a mount moved, or propagated under
+   another).  NULL if none, or not known.  */
 static struct mount_point const *
 mount_holding (struct mount_table const *t, char const *real)
 {
@@ -187,18 +188,21 @@ mount_holding (struct mount_table const *t, char const *real)
           return &t->m[i];
       return NULL;
     }
+  /* Without the ID, two mounts on that directory leave it unknown.  */
   struct mount_point const *holder = NULL;
   size_t best = 0;
+  bool stacked = false;
   for (size_t i = 0; i < t->n; i++)
     {
       size_t len = strlen (t->m[i].dir);
       if (best <= len && below (real, t->m[i].dir, true))
         {
+          stacked = holder && best == len;
           best = len;
           holder = &t->m[i];
         }
     }
-  return holder;
+  return stacked ? NULL : holder;
 }
 
 /* Whether a mount lies below the real name REAL.  */
