@@ -29,26 +29,16 @@
 
 #include "xalloc.h"
 
-/* How a mounted file system shows directories.  */
-enum mount_kind
-{
-  /* As its own, each once: a name in it says which directory it is.  */
-  MOUNT_PLAIN,
-  /* As an overlay does: its layers' directories, under a device number
-     of its own, so that no identity ties them to the layers.  */
-  MOUNT_OVERLAY,
-  /* As a FUSE daemon (bindfs, mergerfs), aufs or shiftfs pleases: any
-     directory, under any identity, its own mount point's included.  */
-  MOUNT_MIRROR
-};
-
 struct mount_point
 {
   unsigned long id;             /* mountinfo's ID of the mount */
   dev_t dev;                    /* the file system's device number */
   char *root;                   /* the directory of it mounted here */
   char *dir;                    /* where, in this namespace */
-  enum mount_kind kind;
+  /* Whether it shows other file systems' directories as its own, under
+     identities of its own: an overlay its layers', a FUSE daemon
+     (bindfs, mergerfs), aufs or shiftfs any it pleases.  */
+  bool shows_others;
 };
 
 struct mount_table
@@ -75,16 +65,13 @@ unescape_mountinfo (char *s)
   *d = '\0';
 }
 
-/* The kind of the file system whose type mountinfo names TYPE.  */
-static enum mount_kind
-kind_of (char const *type)
+/* Whether the file system whose type mountinfo names TYPE shows other
+   file systems' directories as its own.  */
+static bool
+shows_others (char const *type)
 {
-  if (strcmp (type, "overlay") == 0)
-    return MOUNT_OVERLAY;
-  if (strncmp (type, "fuse", 4) == 0 || strcmp (type, "aufs") == 0
-      || strcmp (type, "shiftfs") == 0)
-    return MOUNT_MIRROR;
-  return MOUNT_PLAIN;
+  return (strcmp (type, "overlay") == 0 || strncmp (type, "fuse", 4) == 0
+          || strcmp (type, "aufs") == 0 || strcmp (type, "shiftfs") == 0);
 }
 
 /* Parse LINE of mountinfo ("36 35 98:0 /root /dir options [optional
@@ -110,7 +97,7 @@ parse_mount (char *line, struct mount_point *m)
   *m = (struct mount_point) { .id = id, .dev = makedev (major, minor),
                               .root = xstrdup (line + root_at),
                               .dir = xstrdup (line + dir_at),
-                              .kind = kind_of (type) };
+                              .shows_others = shows_others (type) };
   return true;
 }
 
@@ -234,7 +221,7 @@ mounts_may_alias (struct mount_table const *mounts, char const *src,
     return true;
   struct mount_point const *ms = mount_holding (mounts, src);
   struct mount_point const *md = mount_holding (mounts, dst);
-  return (!ms || !md || ms->kind != MOUNT_PLAIN || md->kind != MOUNT_PLAIN
+  return (!ms || !md || ms->shows_others || md->shows_others
           || (ms != md && ms->dev == md->dev)
           || mount_below (mounts, src) || mount_below (mounts, dst));
 }
