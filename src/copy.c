@@ -244,6 +244,7 @@ struct ancestor
   dev_t dev;
   ino_t ino;
   struct dst_dir dst;           /* its copy (--jobs) */
+  bool made;                    /* the operand's copy made it, or one above */
   struct ancestor const *parent;
 };
 
@@ -1396,6 +1397,22 @@ count_entries (struct job const *j, char const *names,
   progress_dir_listed ();
 }
 
+/* Whether the copy of the operand that J is part of made a directory
+   above J->dst.  */
+static bool
+made_above (struct job const *j)
+{
+  return j->ancestors && j->ancestors->made;
+}
+
+/* Whether the copy of J's operand made the directory J->dst (copy_dir
+   made it, when it was new) or one above it.  */
+static bool
+made_here_or_above (struct job const *j)
+{
+  return j->new_dst || made_above (j);
+}
+
 /* Copy each entry of the directory J->src into J->dst, which is DST.  */
 static bool
 copy_dir_entries (struct job const *j, struct dst_dir const *dst,
@@ -1411,7 +1428,8 @@ copy_dir_entries (struct job const *j, struct dst_dir const *dst,
   if (progress_active ())
     count_entries (j, names, x);
   struct ancestor here = { .dev = j->src_st.st_dev, .ino = j->src_st.st_ino,
-                           .dst = *dst, .parent = j->ancestors };
+                           .dst = *dst, .made = made_here_or_above (j),
+                           .parent = j->ancestors };
   bool ok = true;
   for (char const *n = names; *n; n += strlen (n) + 1)
     {
@@ -1519,7 +1537,12 @@ copy_dir (struct job *j, struct cp_options const *x, bool *copy_into_self)
           error (0, errno, _("cannot stat %s"), quoteaf (j->dst));
           return false;
         }
-      remember (dir_copies, &st, j->dst_rel, NULL);
+      /* Met later as a source, a directory made here is a copy into
+         itself, unless it is in a directory that this operand's copy
+         made too: GNU cp then copies it like any other ("cp -r a t/a/x
+         t" copies t/a/x to t/x), and so does cpr.  */
+      if (!made_above (j))
+        remember (dir_copies, &st, j->dst, j->dst_rel);
       dst_dev = st.st_dev;
       if (x->verbose)
         print_verbose (j);
@@ -2098,7 +2121,8 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
       return false;
     }
 
-  if (x->dest_info && x->backup_type != numbered_backups
+  if (j->command_line_arg && x->dest_info
+      && x->backup_type != numbered_backups
       && seen_file (x->dest_info, j->dst, &j->dst_st))
     {
       error (0, 0, _("will not overwrite just-created %s with %s"),
@@ -2400,8 +2424,6 @@ struct task
   struct dst_dir dir;           /* the directory J.dst is in */
   char *key;                    /* J.dst's last component's fold_key */
   intmax_t cost;                /* its room */
-  bool created;                 /* DST_ST is the status of the copy */
-  struct stat dst_st;
 };
 
 /* Where a copy goes: into DIR, by a name whose fold_key is KEY.  */
@@ -2507,25 +2529,12 @@ deferrable (struct job const *j, struct cp_options const *x)
           && !j->command_line_arg && !source_followed (j, x));
 }
 
-/* Note what became of the copy of the task T, for the table of
-   destinations made, if it succeeded (OK).  */
-static void
-note_created (struct task *t, bool ok)
-{
-  t->created = (ok && t->x->dest_info
-                && fstatat (dst_dirfd, t->j.dst_rel, &t->dst_st,
-                            AT_SYMLINK_NOFOLLOW) == 0);
-}
-
-/* A worker's part: copy the file, and see what became of it for the
-   table of destinations made.  */
+/* A worker's part: copy the file.  */
 static bool
 run_task (void *arg)
 {
   struct task *t = arg;
-  bool ok = copy_reg (&t->j, t->x);
-  note_created (t, ok);
-  return ok;
+  return copy_reg (&t->j, t->x);
 }
 
 /* Copy the file of the task T, which its worker handed back for want of
@@ -2537,9 +2546,7 @@ copy_handed_back (struct task *t)
   fds_short = true;
   t->j.handed_back = false;
   t->j.deferred = false;
-  bool ok = copy_reg (&t->j, t->x);
-  note_created (t, ok);
-  return ok;
+  return copy_reg (&t->j, t->x);
 }
 
 /* The main thread's part, in the copy's order, once the output of the
@@ -2552,8 +2559,6 @@ finish_task (void *arg, bool ok)
     ok = copy_handed_back (t);
   if (!ok)
     tasks_failed = true;
-  else if (t->created)
-    record_file (t->x->dest_info, t->j.dst, &t->dst_st);
   room_give_back (t->cost);
   free ((char *) t->j.src);
   free ((char *) t->j.dst);
@@ -2679,14 +2684,14 @@ check_dir_copied (struct job const *j, struct cp_options const *x,
   *done = false;
   /* Operands are remembered; what is inside them is only looked up, as
      it can only have been copied already as a directory created here.  */
-  char const *earlier = recall (dir_copies, &j->src_st);
+  struct seen const *earlier = recall_entry (dir_copies, &j->src_st);
   if (!earlier)
     {
       if (j->command_line_arg)
-        remember (dir_copies, &j->src_st, j->dst_rel, NULL);
+        remember (dir_copies, &j->src_st, j->dst, j->dst_rel);
       return true;
     }
-  if (same_nameat (AT_FDCWD, j->src, dst_dirfd, earlier))
+  if (same_nameat (AT_FDCWD, j->src, dst_dirfd, earlier->rel))
     {
       error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
              quoteaf_n (0, top_level_src_name),
@@ -2694,7 +2699,7 @@ check_dir_copied (struct job const *j, struct cp_options const *x,
       *copy_into_self = true;
       return false;
     }
-  if (same_nameat (dst_dirfd, j->dst_rel, dst_dirfd, earlier))
+  if (same_nameat (dst_dirfd, j->dst_rel, dst_dirfd, earlier->rel))
     {
       error (0, 0, _("warning: source directory %s specified more than once"),
              quoteaf (top_level_src_name));
@@ -2706,7 +2711,7 @@ check_dir_copied (struct job const *j, struct cp_options const *x,
           && j->command_line_arg))
     return true;
   error (0, 0, _("will not create hard link %s to directory %s"),
-         quoteaf_n (0, j->dst), quoteaf_n (1, earlier));
+         quoteaf_n (0, j->dst), quoteaf_n (1, earlier->name));
   return false;
 }
 
@@ -2754,6 +2759,20 @@ settle_existing_dst (struct job const *j, struct cp_options const *x)
       && fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) == 0
       && !S_ISDIR (st.st_mode))
     jobs_drain ();
+}
+
+/* Whether the copy of J goes into the table of destinations made (when
+   there is one): an operand's, which a later operand may not overwrite,
+   as in GNU cp (which overwrites a file made inside a directory's copy,
+   as "cp -r a/x b/x t" does t/x/f); and any symlink, which cpr, unlike
+   GNU cp, refuses to write through later (through_new_symlink).  A copy
+   on a worker is neither.  */
+static bool
+recorded_as_made (struct job const *j, struct cp_options const *x)
+{
+  return (x->dest_info && !j->deferred
+          && (j->command_line_arg || S_ISLNK (j->src_st.st_mode)
+              || x->symbolic_link));
 }
 
 /* Copy J->src to J->dst, as copy_internal.  */
@@ -2835,8 +2854,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
       if (!linked && may_be_linked (j, x))
         remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
       struct stat dst_st;
-      /* A copy on a worker is recorded when it is done.  */
-      if (x->dest_info && !j->deferred
+      if (recorded_as_made (j, x)
           && fstatat (dst_dirfd, j->dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
         record_file (x->dest_info, j->dst, &dst_st);
     }

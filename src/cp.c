@@ -728,16 +728,26 @@ relative (char const *name)
   return name + strspn (name, "/");
 }
 
+/* Whether the relative NAME has a directory before its last component
+   (not counting trailing slashes).  */
+static bool
+has_leading_dir (char const *name)
+{
+  char const *slash = strchr (name, '/');
+  return slash && slash[strspn (slash, "/")];
+}
+
 /* --parents: make sure the directories leading to DST_NAME exist, where
    DST_NAME is the target directory (open as TARGET_FD) followed, from
    SRC_OFFSET on, by the operand.  If they do, that is all.  Otherwise
    create the missing ones from the operand's leading directories, and
    list them all, old and new, in *DIRS (*N_DIRS of them) for
    finish_parent_dirs: GNU cp gives them all their sources'
-   attributes.  */
+   attributes.  Set *MISSING if one of them is found missing, clear it
+   if there are some and they all exist, and leave it on failure.  */
 static bool
 make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
-                  struct parent_dir **dirs, size_t *n_dirs,
+                  struct parent_dir **dirs, size_t *n_dirs, bool *missing,
                   struct cp_options const *x)
 {
   char *parent = dir_name (relative (dst_name + src_offset));
@@ -746,7 +756,11 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
                  && S_ISDIR (st.st_mode));
   free (parent);
   if (exists)
-    return true;
+    {
+      if (has_leading_dir (relative (dst_name + src_offset)))
+        *missing = false;
+      return true;
+    }
 
   char *dst = xstrdup (dst_name);
   char *s = dst + src_offset;
@@ -779,6 +793,7 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
         }
       else
         {
+          *missing = true;
           /* Fill it first; finish_parent_dirs sets its mode.  */
           /* While the owner is wrong, the group and others get none
              of the permissions the source gives them (just those, as
@@ -857,8 +872,7 @@ into_dir_name (char const *arg, char const *target, bool parents,
                size_t *rel)
 {
   char *base = xstrdup (parents ? arg : last_component (arg));
-  if (!parents)
-    strip_trailing_slashes (base);
+  strip_trailing_slashes (base);
   char const *name = parents || strcmp (base, "..") ? base : ".";
   char *dst = file_name_concat (target, name, NULL);
   *rel = strlen (dst) - strlen (name);
@@ -866,10 +880,15 @@ into_dir_name (char const *arg, char const *target, bool parents,
   return dst;
 }
 
-/* Copy the operand ARG into TARGET, which is open as TARGET_FD.  */
+/* Copy the operand ARG into TARGET, which is open as TARGET_FD.
+   *PARENT_MISSING says whether --parents last found a leading
+   directory missing, for this operand or one before it without leading
+   directories: GNU cp 9.1 then takes the copy for a new file, which
+   fails with EEXIST where there is one ("cp --parents a/b c t" with an
+   existing t/c); so does cpr, for the same exit status.  */
 static bool
 copy_into_dir (char *arg, char const *target, int target_fd,
-               struct cli const *c)
+               struct cli const *c, bool *parent_missing)
 {
   if (c->strip_trailing_slashes)
     strip_trailing_slashes (arg);
@@ -883,13 +902,13 @@ copy_into_dir (char *arg, char const *target, int target_fd,
       struct parent_dir *dirs = NULL;
       size_t n_dirs = 0;
       ok = make_parent_dirs (dst, target_fd, src_offset, &dirs, &n_dirs,
-                             &c->x);
+                             parent_missing, &c->x);
       /* The leading directories get their attributes only when they
          could all be made.  */
       if (ok)
         {
-          ok = copy (arg, dst, target_fd, relative (dst + src_offset), false,
-                     &c->x, &copy_into_self);
+          ok = copy (arg, dst, target_fd, relative (dst + src_offset),
+                     *parent_missing, &c->x, &copy_into_self);
           /* The leading directories' times and modes come last.  */
           ok &= copy_wait ();
           ok &= finish_parent_dirs (dirs, n_dirs, target_fd, true, &c->x);
@@ -1013,8 +1032,9 @@ do_copy (int n, char **file, struct cli *c)
       if (!c->x.jobs)
         c->x.jobs = auto_jobs (dir);
       settle_jobs_into (n, file, dir, c->parents, &c->x);
+      bool parent_missing = false;
       for (int i = 0; i < n; i++)
-        ok &= copy_into_dir (file[i], dir, fd, c);
+        ok &= copy_into_dir (file[i], dir, fd, c, &parent_missing);
       /* Copies on worker threads use FD.  */
       ok &= copy_wait ();
       close (fd);

@@ -17,6 +17,7 @@ setup_tree ()
   ln a hard && ln -s a sym && ln -s nowhere dangling && ln -s d dsym &&
   mkdir d d2 e && printf 'f\n' > d/f && mkdir d/sub && printf 'g\n' > d/sub/g &&
   mkdir e/a && printf 'x\n' > e/x && mkdir d2/a && mkdir d2/d &&
+  printf 'd2a\n' > d2/d/a &&
   mkdir -p deep/d && printf 'df\n' > deep/d/a
 }
 
@@ -87,6 +88,18 @@ cpr_case --cr-after=prune_self_copies -r d d/sub
 cpr_case --cr-after=prune_self_copies -r d d/new
 cpr_case --cr-after=prune_self_copies -r d/ d/sub/
 cpr_case --cr-after=prune_self_copies -r d dsym/new
+# A directory that an earlier operand's copy made is met again as a source:
+# a copy into itself if it was made in a directory that was there before
+# (t/m/c, made in the existing t/m after t/m/a), a directory like any
+# other if the directory it was made in was made too (u/m/c, in u/m).
+setup_made ()
+{
+  mkdir -p m/a/b m/c t/m u
+}
+cpr_case --cr-setup=setup_made -r m t/m/c t
+cpr_case --cr-setup=setup_made -r m t/m/a t
+cpr_case --cr-setup=setup_made -r m u/m/c u
+cpr_case -r d/sub d e
 
 # Directory and non-directory clashes.
 cpr_case -r d a
@@ -98,12 +111,26 @@ cpr_case -r a e d2
 cpr_case -rT d a
 cpr_case -T d new
 
-# Two sources with one destination name.
+# Two sources with one destination name.  Only a file an operand's copy
+# made is "just-created": one made inside a directory's copy may be
+# overwritten by a later operand, or by a file of a later directory.
 cpr_case a deep/d/a e
+cpr_case -r deep/d d2/d e
+cpr_case -r --parents deep deep/d/a e
+cpr_case -r --parents deep/d/a deep e
 cpr_case -r a deep/d e
 cpr_case -r deep/d deep/d d2
 cpr_case a a d
 cpr_case --backup=numbered a deep/d/a e
+
+# --parents, once it made a leading directory, takes the copy of every
+# later operand without leading directories for a new file, as GNU cp 9.1
+# does, until an operand's leading directories are all there.
+cpr_case -r --parents d/sub d e
+cpr_case -r --parents d/sub d/ e
+cpr_case --parents d/sub/g a e
+cpr_case --parents d/sub/g deep/d/a a e
+cpr_case -v --parents d/ e
 
 # Some operands fail, others are copied.
 cpr_case a nonexistent b e
