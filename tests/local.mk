@@ -188,6 +188,8 @@ HOST_TESTS += tests/install/kernel-deb-args.sh
 HOST_TESTS += tests/install/copyright.sh
 # doc/cpr.1 is what 'make update-man' makes of --help and doc/cpr.h2m.
 HOST_TESTS += tests/install/man-current.sh
+# copy_range(2)'s SYNOPSIS and example build with <copyrange.h> and run.
+HOST_TESTS += tests/install/man-example.sh
 
 # copy_range offload: btrfs clones (kernel patches 0007-0008), the NFS
 # client sends NFSv4.2 CLONE or COPY (0009), nfsd serves COPY (0010, 0001),
