@@ -211,6 +211,9 @@ file_set (bool exact)
   return t;
 }
 
+/* The symlinks this invocation made, when copying into a directory.  */
+static Hash_table *made_symlinks;
+
 void
 dest_info_init (struct cp_options *x)
 {
@@ -814,6 +817,33 @@ hand_back (struct job *j, int err)
   return true;
 }
 
+/* A new file was to be made as J->dst, with the mode CREATE_MODE, and a
+   file of that name is there: if it is a symlink, GNU cp refuses to
+   write through it as through a dangling one, and so does cpr; with
+   POSIXLY_CORRECT, it makes the file the symlink names, if there is
+   none.  (GNU cp then writes into an existing one without truncating
+   it, which cpr does not.)  Return the descriptor, or -1 with errno
+   set, 0 if said already.  */
+static int
+open_over_symlink (struct job const *j, mode_t create_mode)
+{
+  struct stat st;
+  if (fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) != 0
+      || !S_ISLNK (st.st_mode))
+    {
+      errno = EEXIST;
+      return -1;
+    }
+  if (getenv ("POSIXLY_CORRECT")
+      && fstatat (dst_dirfd, j->dst_rel, &st, 0) != 0 && errno == ENOENT)
+    return openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_BINARY,
+                   create_mode);
+  error (0, 0, _("not writing through dangling symlink %s"),
+         quoteaf (j->dst));
+  errno = 0;
+  return -1;
+}
+
 /* Open the destination of J for writing: the existing file as it is
    (begin_data marks it, then cuts off what it does not keep), or a new
    one, made unfinished (partial.h).  Set *NEW_MODE to the mode a new file must get once
@@ -895,12 +925,16 @@ open_dst (struct job *j, struct stat const *src_st, mode_t *new_mode,
 
   int fd = openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_EXCL | O_BINARY,
                    create_mode);
+  if (fd < 0 && errno == EEXIST)
+    fd = open_over_symlink (j, create_mode);
   if (fd < 0)
     {
       /* "cp FILE NEW/" names a directory that is not there.  */
       int err = errno;
       /* Linux takes a descriptor before it makes the file.  */
       if (hand_back (j, err))
+        return -1;
+      if (err == 0)
         return -1;
       if (err == EISDIR && j->dst[strlen (j->dst) - 1] == '/')
         err = ENOTDIR;
@@ -1807,8 +1841,9 @@ through_new_symlink (struct job const *j, struct cp_options const *x)
                               && !S_ISLNK (m)))
           && !x->unlink_dest_before_opening && x->backup_type == no_backups
           && !x->hard_link && !x->symbolic_link
+          && made_symlinks
           && fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) == 0
-          && S_ISLNK (st.st_mode) && seen_file (x->dest_info, j->dst, &st));
+          && S_ISLNK (st.st_mode) && seen_file (made_symlinks, j->dst, &st));
 }
 
 /* Whether the existing J->dst is a regular file that carries a sign of
@@ -2035,6 +2070,15 @@ follows_dst_symlink (struct job const *j, struct cp_options const *x)
            || x->unlink_dest_before_opening);
 }
 
+/* Whether the existing J->dst is a symlink that leads nowhere.  */
+static bool
+dangling_dst (struct job const *j)
+{
+  struct stat st;
+  return (S_ISLNK (j->dst_st.st_mode)
+          && fstatat (dst_dirfd, j->dst_rel, &st, 0) != 0 && errno == ENOENT);
+}
+
 /* Deal with an existing destination J->dst before copying J->src onto
    it.  Return false on failure; set *SKIP when there is nothing to copy
    (-n, -u, -i answered no, or the link is already there).  */
@@ -2046,12 +2090,23 @@ prepare_existing_dst (struct job *j, struct cp_options const *x, bool *skip)
   *skip = false;
 
   /* -n skips a destination that exists through the symlink; one that
-     dangles is refused all the same (as by GNU cp).  */
+     dangles is refused all the same (as by GNU cp).  A symlink made
+     inside a directory's copy, which GNU cp does not check for, is
+     refused for GNU cp's own reason where it has one: the same file,
+     or (unless POSIXLY_CORRECT) a dangling symlink, which open_dst
+     refuses.  */
   if (!(x->interactive == I_ALWAYS_NO && !S_ISLNK (j->dst_st.st_mode))
-      && through_new_symlink (j, x))
+      && through_new_symlink (j, x)
+      && (getenv ("POSIXLY_CORRECT") || !dangling_dst (j)
+          || seen_file (x->dest_info, j->dst, &j->dst_st)))
     {
-      error (0, 0, _("will not copy %s through just-created symlink %s"),
-             quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+      bool ignored;
+      if (!same_file_ok (j, x, &ignored))
+        error (0, 0, _("%s and %s are the same file"),
+               quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
+      else
+        error (0, 0, _("will not copy %s through just-created symlink %s"),
+               quoteaf_n (0, j->src), quoteaf_n (1, j->dst));
       return false;
     }
 
@@ -2761,18 +2816,29 @@ settle_existing_dst (struct job const *j, struct cp_options const *x)
     jobs_drain ();
 }
 
-/* Whether the copy of J goes into the table of destinations made (when
-   there is one): an operand's, which a later operand may not overwrite,
-   as in GNU cp (which overwrites a file made inside a directory's copy,
-   as "cp -r a/x b/x t" does t/x/f); and any symlink, which cpr, unlike
-   GNU cp, refuses to write through later (through_new_symlink).  A copy
-   on a worker is neither.  */
-static bool
-recorded_as_made (struct job const *j, struct cp_options const *x)
+/* Note the copy of J, just made, in the tables of destinations made,
+   when there are (copies into a directory): an operand's in
+   X->dest_info, which a later operand may not overwrite, as in GNU cp
+   (which overwrites a file made inside a directory's copy, as "cp -r
+   a/x b/x t" does t/x/f); and any symlink in made_symlinks, which cpr,
+   unlike GNU cp, refuses to write through later (through_new_symlink).
+   A copy on a worker is neither.  */
+static void
+record_made (struct job const *j, struct cp_options const *x)
 {
-  return (x->dest_info && !j->deferred
-          && (j->command_line_arg || S_ISLNK (j->src_st.st_mode)
-              || x->symbolic_link));
+  bool link_made = S_ISLNK (j->src_st.st_mode) || x->symbolic_link;
+  struct stat st;
+  if (!x->dest_info || j->deferred || !(j->command_line_arg || link_made)
+      || fstatat (dst_dirfd, j->dst_rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return;
+  if (j->command_line_arg)
+    record_file (x->dest_info, j->dst, &st);
+  if (S_ISLNK (st.st_mode))
+    {
+      if (!made_symlinks)
+        made_symlinks = file_set (true);
+      record_file (made_symlinks, j->dst, &st);
+    }
 }
 
 /* Copy J->src to J->dst, as copy_internal.  */
@@ -2853,10 +2919,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
     {
       if (!linked && may_be_linked (j, x))
         remember (copied_sources, &j->src_st, j->dst, j->dst_rel);
-      struct stat dst_st;
-      if (recorded_as_made (j, x)
-          && fstatat (dst_dirfd, j->dst_rel, &dst_st, AT_SYMLINK_NOFOLLOW) == 0)
-        record_file (x->dest_info, j->dst, &dst_st);
+      record_made (j, x);
     }
   free_backup (j);
   return ok;

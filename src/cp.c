@@ -737,6 +737,27 @@ has_leading_dir (char const *name)
   return slash && slash[strspn (slash, "/")];
 }
 
+/* Whether a --parents copy gives the leading directories that exist
+   their sources' attributes (finish_parent_dirs).  */
+static bool
+preserves_dir_attributes (struct cp_options const *x)
+{
+  return (x->preserve_mode || x->preserve_ownership
+          || x->preserve_timestamps || x->preserve_xattr);
+}
+
+/* Stat the directory NAME, a leading directory of a --parents operand,
+   into *ST; say why not if it cannot be.  */
+static bool
+stat_parent_source (char const *name, struct stat *st)
+{
+  int err = (stat (name, st) != 0 ? errno
+             : S_ISDIR (st->st_mode) ? 0 : ENOTDIR);
+  if (err)
+    error (0, err, _("failed to get attributes of %s"), quoteaf (name));
+  return !err;
+}
+
 /* --parents: make sure the directories leading to DST_NAME exist, where
    DST_NAME is the target directory (open as TARGET_FD) followed, from
    SRC_OFFSET on, by the operand.  If they do, that is all.  Otherwise
@@ -771,29 +792,28 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
       if (slash == s || slash[-1] == '/')
         continue;
       *slash = '\0';
-      struct stat src_st, dst_st;
-      int err = (stat (s, &src_st) != 0 ? errno
-                 : S_ISDIR (src_st.st_mode) ? 0 : ENOTDIR);
-      if (err)
+      /* As GNU cp, the copy first, then the source where it is needed:
+         to make the copy, or to give an existing one its attributes.
+         Whether the last one was missing is what the copy of this
+         operand and the next ones go by (copy_into_dir).  */
+      struct stat src_st = { 0 }, dst_st;
+      bool exists = fstatat (target_fd, relative (s), &dst_st, 0) == 0;
+      if (exists && !S_ISDIR (dst_st.st_mode))
         {
-          error (0, err, _("failed to get attributes of %s"), quoteaf (s));
+          error (0, 0, _("%s exists but is not a directory"), quoteaf (dst));
           ok = false;
           break;
         }
-      bool created = false;
-      if (fstatat (target_fd, relative (s), &dst_st, 0) == 0)
+      if ((!exists || preserves_dir_attributes (x))
+          && !stat_parent_source (s, &src_st))
         {
-          if (!S_ISDIR (dst_st.st_mode))
-            {
-              error (0, 0, _("%s exists but is not a directory"),
-                     quoteaf (dst));
-              ok = false;
-              break;
-            }
+          ok = false;
+          break;
         }
-      else
+      *missing = !exists;
+      bool created = false;
+      if (!exists)
         {
-          *missing = true;
           /* Fill it first; finish_parent_dirs sets its mode.  */
           /* While the owner is wrong, the group and others get none
              of the permissions the source gives them (just those, as
@@ -841,8 +861,7 @@ static bool
 finish_parent_dirs (struct parent_dir *dirs, size_t n_dirs, int target_fd,
                     bool apply, struct cp_options const *x)
 {
-  bool preserve = (x->preserve_mode || x->preserve_ownership
-                   || x->preserve_timestamps || x->preserve_xattr);
+  bool preserve = preserves_dir_attributes (x);
   bool ok = true;
   for (size_t i = n_dirs; 0 < i; i--)
     {

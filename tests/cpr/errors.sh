@@ -123,6 +123,19 @@ cpr_case -r deep/d deep/d d2
 cpr_case a a d
 cpr_case --backup=numbered a deep/d/a e
 
+# Symlinks a directory's copy made are not "just-created" for a later
+# operand, which may overwrite or back them up; one met as the destination
+# of a file is refused for what GNU cp refuses it for, where it does: as
+# dangling, or as the same file.
+setup_made_links ()
+{
+  mkdir d s t && printf 'a\n' > a && ln -s ../a d/l && ln -s ../a s/a
+}
+cpr_case --cr-setup=setup_made_links -rb --parents d d/l t
+cpr_case --cr-setup=setup_made_links -r --parents d d/l t
+cpr_case --cr-setup=setup_made_links -rH --parents d d/l t
+cpr_case --cr-setup=setup_made_links -a s/a a t
+
 # --parents, once it made a leading directory, takes the copy of every
 # later operand without leading directories for a new file, as GNU cp 9.1
 # does, until an operand's leading directories are all there.
@@ -131,6 +144,28 @@ cpr_case -r --parents d/sub d/ e
 cpr_case --parents d/sub/g a e
 cpr_case --parents d/sub/g deep/d/a a e
 cpr_case -v --parents d/ e
+# What goes by is whether the last leading directory was missing: a '.'
+# or '..' after one made is not.  A symlink where the new file would go
+# is refused as a dangling one, or written through with POSIXLY_CORRECT
+# if it dangles.  The copy's leading directories are checked before their
+# sources, which are read only to make one or to preserve attributes.
+setup_parents ()
+{
+  mkdir x y t && printf 'new\n' > a && printf 'F\n' > x/f &&
+  printf 'old\n' > t/a && ln -s nowhere t/dl && printf 'A\n' > dl &&
+  printf 'z\n' > t/file && ln -s ../y/g t/l && printf 'y\n' > y/g
+}
+cpr_case --cr-setup=setup_parents --parents x/../a t
+cpr_case --cr-setup=setup_parents --parents x/./f a t
+cpr_case --cr-setup=setup_parents --parents x/f y/../a t
+cpr_case --cr-setup=setup_parents --parents x/f dl t
+cpr_case --cr-setup=setup_parents --cr-env=POSIXLY_CORRECT=1 --parents x/f dl t
+cpr_case --cr-setup=setup_parents --parents x/f l t
+cpr_case --cr-setup=setup_parents --cr-env=POSIXLY_CORRECT=1 --parents x/f l t
+cpr_case --cr-setup=setup_parents --parents file/f t
+cpr_case --cr-setup=setup_parents -p --parents file/f t
+cpr_case --cr-setup=setup_parents --parents nosuch/y/f t
+cpr_case --cr-setup=setup_parents -p --parents x/nosuch/f t
 
 # Some operands fail, others are copied.
 cpr_case a nonexistent b e
