@@ -19,9 +19,10 @@
 #   kt_configure FRAG    allnoconfig with FRAG merged on it, in $src, and
 #                        fail if a symbol FRAG sets did not survive
 #   kt_prune DIR KEEP [EXCEPT]
-#                        remove the trees DIR/* (directories) but EXCEPT
-#                        and the KEEP newest others, and never one whose
-#                        lock (DIR/NAME.lock) another run holds
+#                        remove the trees DIR/KEY (directories named by a
+#                        key of kt_key's) but EXCEPT and the KEEP newest
+#                        others, and never one whose lock (DIR/KEY.lock)
+#                        another run holds; nothing else in DIR
 #
 # Copyright (C) 2026 The copyrange authors.  GPL-3.0-or-later.
 
@@ -141,6 +142,7 @@ kt_prune() {
   [ -d "$dir" ] || return 0
   while IFS= read -r d; do
     d=${d%/}
+    [[ ${d##*/} =~ ^[0-9a-f]{16}$ ]] || continue
     [ "$d" = "$except" ] && continue
     n=$((n + 1))
     [ "$n" -le "$keep" ] && continue
