@@ -89,7 +89,8 @@ MAIN
 { sed -n 's/^\(#[a-z]* [^ ]*\).*$/\1/p' synopsis.h
   grep -v '^#define _GNU_SOURCE$' example.c; } > with-synopsis.c
 for f in example.c with-synopsis.c; do
-  $CC -std=gnu11 -Wall -Wextra -Werror -I"$abs_top_srcdir/include" \
+  $CC -std=gnu11 -Wall -Wextra -Wconversion -Wsign-conversion -Werror \
+    -I"$abs_top_srcdir/include" \
     -o "${f%.c}" "$f" main.c > "$f.err" 2>&1 \
     || { cat "$f.err"; fail_ "$f does not build"; }
   ./"${f%.c}" > "$f.out" || { cat "$f.out"; fail_ "${f%.c} failed"; }
