@@ -764,8 +764,9 @@ stat_parent_source (char const *name, struct stat *st)
    create the missing ones from the operand's leading directories, and
    list them all, old and new, in *DIRS (*N_DIRS of them) for
    finish_parent_dirs: GNU cp gives them all their sources'
-   attributes.  Set *MISSING if one of them is found missing, clear it
-   if there are some and they all exist, and leave it on failure.  */
+   attributes.  Set *MISSING to whether the last of them looked at was
+   missing (a '.' or '..' after a missing one is not), and leave it if
+   there are none or a failure comes first.  */
 static bool
 make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
                   struct parent_dir **dirs, size_t *n_dirs, bool *missing,
