@@ -821,9 +821,9 @@ hand_back (struct job *j, int err)
    file of that name is there: if it is a symlink, GNU cp refuses to
    write through it as through a dangling one, and so does cpr; with
    POSIXLY_CORRECT, it makes the file the symlink names, if there is
-   none.  (GNU cp then writes into an existing one without truncating
-   it, which cpr does not.)  Return the descriptor, or -1 with errno
-   set, 0 if said already.  */
+   none, and fails with EISDIR on a directory.  (GNU cp writes into
+   any other file without truncating it, which cpr refuses.)  Return
+   the descriptor, or -1 with errno set, 0 if said already.  */
 static int
 open_over_symlink (struct job const *j, mode_t create_mode)
 {
@@ -834,10 +834,17 @@ open_over_symlink (struct job const *j, mode_t create_mode)
       errno = EEXIST;
       return -1;
     }
-  if (getenv ("POSIXLY_CORRECT")
-      && fstatat (dst_dirfd, j->dst_rel, &st, 0) != 0 && errno == ENOENT)
-    return openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_BINARY,
-                   create_mode);
+  if (getenv ("POSIXLY_CORRECT"))
+    {
+      if (fstatat (dst_dirfd, j->dst_rel, &st, 0) != 0 && errno == ENOENT)
+        return openat (dst_dirfd, j->dst_rel, O_WRONLY | O_CREAT | O_BINARY,
+                       create_mode);
+      if (S_ISDIR (st.st_mode))
+        {
+          errno = EISDIR;
+          return -1;
+        }
+    }
   error (0, 0, _("not writing through dangling symlink %s"),
          quoteaf (j->dst));
   errno = 0;
@@ -1272,6 +1279,14 @@ copy_symlink (struct job *j, struct cp_options const *x)
       ok = old && strcmp (old, target) == 0;
       free (old);
       errno = EEXIST;
+    }
+  else if (!ok && errno == EEXIST && x->unlink_dest_after_failed_open)
+    {
+      /* A new file was expected, and -f replaces what is there (a
+         --parents copy after one that made a directory), as GNU cp
+         does.  */
+      ok = (unlinkat (dst_dirfd, j->dst_rel, 0) == 0
+            && symlinkat (target, dst_dirfd, j->dst_rel) == 0);
     }
   free (target);
   if (!ok)

@@ -738,12 +738,13 @@ has_leading_dir (char const *name)
 }
 
 /* Whether a --parents copy gives the leading directories that exist
-   their sources' attributes (finish_parent_dirs).  */
+   their sources' attributes (finish_parent_dirs): their owners, modes
+   and times; not their xattrs, as GNU cp does not either.  */
 static bool
 preserves_dir_attributes (struct cp_options const *x)
 {
   return (x->preserve_mode || x->preserve_ownership
-          || x->preserve_timestamps || x->preserve_xattr);
+          || x->preserve_timestamps);
 }
 
 /* Stat the directory NAME, a leading directory of a --parents operand,
@@ -774,9 +775,16 @@ make_parent_dirs (char const *dst_name, int target_fd, size_t src_offset,
 {
   char *parent = dir_name (relative (dst_name + src_offset));
   struct stat st;
-  bool exists = (fstatat (target_fd, parent, &st, 0) == 0
-                 && S_ISDIR (st.st_mode));
+  bool exists = fstatat (target_fd, parent, &st, 0) == 0;
   free (parent);
+  if (exists && !S_ISDIR (st.st_mode))
+    {
+      char *dst_parent = dir_name (dst_name);
+      error (0, 0, _("%s exists but is not a directory"),
+             quoteaf (dst_parent));
+      free (dst_parent);
+      return false;
+    }
   if (exists)
     {
       if (has_leading_dir (relative (dst_name + src_offset)))

@@ -153,7 +153,9 @@ setup_parents ()
 {
   mkdir x y t && printf 'new\n' > a && printf 'F\n' > x/f &&
   printf 'old\n' > t/a && ln -s nowhere t/dl && printf 'A\n' > dl &&
-  printf 'z\n' > t/file && ln -s ../y/g t/l && printf 'y\n' > y/g
+  printf 'z\n' > t/file && ln -s ../y/g t/l && printf 'y\n' > y/g &&
+  mkdir t/dd t/sub t/q && ln -s dd t/da && printf 'x\n' > da &&
+  ln -s a sl && printf 'old\n' > t/sl && printf 'z\n' > t/q/file
 }
 cpr_case --cr-setup=setup_parents --parents x/../a t
 cpr_case --cr-setup=setup_parents --parents x/./f a t
@@ -166,6 +168,10 @@ cpr_case --cr-setup=setup_parents --parents file/f t
 cpr_case --cr-setup=setup_parents -p --parents file/f t
 cpr_case --cr-setup=setup_parents --parents nosuch/y/f t
 cpr_case --cr-setup=setup_parents -p --parents x/nosuch/f t
+cpr_case --cr-setup=setup_parents --parents y/g q/file/g a t
+cpr_case --cr-setup=setup_parents --preserve=xattr --parents y/g sub/y/f a t
+cpr_case --cr-setup=setup_parents -df --parents y/g sl t
+cpr_case --cr-setup=setup_parents --cr-env=POSIXLY_CORRECT=1 --parents y/g da t
 
 # Some operands fail, others are copied.
 cpr_case a nonexistent b e
