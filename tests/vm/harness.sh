@@ -48,14 +48,17 @@ grep '^guest-run: tests/vm/hang-fixture.sh: still running after 2s' out-dump \
   || { cat out-dump; fail=1; }
 
 # What a test leaves running in its session when it ends -- here under a
-# timeout of its own, in another process group -- is killed, and the
-# test passes; the guest boot below shows a process that SIGKILL cannot
-# end (on a frozen filesystem), which only a kernel can make.
-printf '%s\n' 'timeout 1000 sleep 1001 &' 'sleep 1002 &' 'exit 0' > leaver.sh
-env srcdir=$abs_top_srcdir CR_HUNG_MARK="$PWD/hung-mark" \
+# timeout of its own, in another process group, and a loop still forking
+# while it is killed -- is killed, and the test passes; the guest boot
+# below shows a process that SIGKILL cannot end (on a frozen
+# filesystem), which only a kernel can make.
+printf '%s\n' 'timeout 1000 sleep 1001 &' 'sleep 1002 &' \
+  'i=0; while [ $i -lt 300 ]; do sleep 1003 & i=$((i + 1)); done &' \
+  'exit 0' > leaver.sh
+env srcdir=$abs_top_srcdir CR_HUNG_MARK="$PWD/hung-mark" CR_HUNG_GRACE=10 \
   "$guest_run" sh ./leaver.sh > out-leaver 2>&1 || { cat out-leaver; fail=1; }
 sleep 1
-ps -eo args | grep -E '^(timeout 1000 )?sleep 100[12]$' && fail=1
+ps -eo args | grep -E '^(timeout 1000 )?sleep 100[123]$' && fail=1
 test -e hung-mark && fail=1
 # The mark of an abandoned test makes the next one fail without running.
 echo tests/vm/hang-fixture.sh > hung-mark
