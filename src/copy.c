@@ -425,6 +425,39 @@ xattr_quote (char const *name)
   return quoteaf (name);
 }
 
+/* Read into *BUF, of *BUFSIZE bytes and grown as needed, the list of
+   SRC's xattr names if NAME is null, else the value of its xattr NAME;
+   SRC is open as SRC_FD, or -1.  Return the length, or -1 with errno
+   set.  One call where the buffer is big enough: asking for the size
+   first, as libattr does, costs a round trip a file on NFS.  */
+static ssize_t
+read_xattr (char const *src, int src_fd, char const *name,
+            char **buf, size_t *bufsize)
+{
+  for (;;)
+    {
+      ssize_t n = (name
+                   ? (src_fd >= 0 ? fgetxattr (src_fd, name, *buf, *bufsize)
+                      : lgetxattr (src, name, *buf, *bufsize))
+                   : (src_fd >= 0 ? flistxattr (src_fd, *buf, *bufsize)
+                      : llistxattr (src, *buf, *bufsize)));
+      if (n >= 0 || errno != ERANGE)
+        return n;
+      n = (name
+           ? (src_fd >= 0 ? fgetxattr (src_fd, name, NULL, 0)
+              : lgetxattr (src, name, NULL, 0))
+           : (src_fd >= 0 ? flistxattr (src_fd, NULL, 0)
+              : llistxattr (src, NULL, 0)));
+      if (n < 0)
+        return n;
+      /* Doubling at least: a list or value that keeps growing between
+         the calls still ends at the kernel's limit of 64 KiB.  */
+      free (*buf);
+      *bufsize = MAX ((size_t) n, 2 * *bufsize);
+      *buf = xmalloc (*bufsize);
+    }
+}
+
 /* Copy SRC's extended attributes to DST (open as DST_FD or -1).
    ACLs travel with the mode and the SELinux label with the context, so
    the system.* and security.selinux names are left alone here.  So is
@@ -435,32 +468,22 @@ static bool
 copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
              struct cp_options const *x)
 {
-  ssize_t size = (src_fd >= 0 ? flistxattr (src_fd, NULL, 0)
-                  : llistxattr (src, NULL, 0));
-  if (size <= 0)
-    {
-      if (size < 0 && x->require_preserve_xattr && errno != ENOTSUP)
-        {
-          error (0, errno, _("listing attributes of %s"), quoteaf (src));
-          return false;
-        }
-      return true;
-    }
-  char *names = xmalloc (size);
-  size = (src_fd >= 0 ? flistxattr (src_fd, names, size)
-          : llistxattr (src, names, size));
+  size_t names_size = 1024, value_size = 1024;
+  char *names = xmalloc (names_size);
+  char *value = xmalloc (value_size);
+  ssize_t size = read_xattr (src, src_fd, NULL, &names, &names_size);
   bool ok = true;
+  if (size < 0 && x->require_preserve_xattr && errno != ENOTSUP)
+    {
+      error (0, errno, _("listing attributes of %s"), quoteaf (src));
+      ok = false;
+    }
   for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
     {
       if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0
           || strcmp (n, PARTIAL_XATTR) == 0 || !xattr_conf_allows (n))
         continue;
-      ssize_t vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, NULL, 0)
-                      : lgetxattr (src, n, NULL, 0));
-      char *value = xmalloc (vlen < 0 ? 1 : vlen + 1);
-      if (0 <= vlen)
-        vlen = (src_fd >= 0 ? fgetxattr (src_fd, n, value, vlen)
-                : lgetxattr (src, n, value, vlen));
+      ssize_t vlen = read_xattr (src, src_fd, n, &value, &value_size);
       if (vlen < 0)
         {
           if (x->require_preserve_xattr && errno != ENOTSUP)
@@ -483,10 +506,10 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
             }
           ok = false;
         }
-      free (value);
       if (!ok)
         break;
     }
+  free (value);
   free (names);
   return ok;
 }

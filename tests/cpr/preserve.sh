@@ -46,6 +46,10 @@ setup_tree ()
     setfattr -n user.colour -v blue f644 &&
     setfattr -n user.empty f600 &&
     setfattr -n user.dir -v yes d &&
+    setfattr -n user.long -v "$(printf %3000s '' | tr ' ' v)" f600 &&
+    for i in $(seq 100 199); do
+      setfattr -n user.name$i -v $i d/file || exit 1
+    done &&
     setfacl -m u:nobody:rw,g::r,m::rwx f600 &&
     setfacl -d -m u:nobody:rx d/sub &&
     setfacl -m u:nobody:x d/sub
