@@ -458,12 +458,28 @@ read_xattr (char const *src, int src_fd, char const *name,
     }
 }
 
-/* Copy SRC's extended attributes to DST (open as DST_FD or -1).
-   ACLs travel with the mode and the SELinux label with the context, so
-   the system.* and security.selinux names are left alone here.  So is
-   the mark of a partial copy, which says something of SRC's data only:
-   a copy that got it would pass for partial, or its own mark would be
-   overwritten with one that describes another file.  */
+/* Whether a failure with errno ERR to copy an xattr is to be told, as
+   GNU cp tells it: always where xattrs were asked for by name or are
+   all that is copied, never with -a, and otherwise unless ERR says
+   only that there was nothing to copy or nowhere to keep it.  */
+static bool
+xattr_failure_told (int err, struct cp_options const *x)
+{
+  if (x->require_preserve_xattr || x->data_copy_skipped)
+    return true;
+  return !x->reduce_diagnostics && err != ENOTSUP && err != ENODATA;
+}
+
+/* Copy SRC's extended attributes to DST (open as DST_FD or -1; a path
+   is for a symlink or a special file, which cannot be opened to write
+   to, and is what GNU cp uses for all).  ACLs travel with the mode and
+   the SELinux label with the context, so the system.* and
+   security.selinux names are left alone here.  So is the mark of a
+   partial copy, which says something of SRC's data only: a copy that
+   got it would pass for partial, or its own mark would be overwritten
+   with one that describes another file.  One xattr that cannot be
+   copied does not keep the others from being copied.  Return false if
+   one could not be and that fails the copy (--preserve=xattr).  */
 static bool
 copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
              struct cp_options const *x)
@@ -472,12 +488,9 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
   char *names = xmalloc (names_size);
   char *value = xmalloc (value_size);
   ssize_t size = read_xattr (src, src_fd, NULL, &names, &names_size);
-  bool ok = true;
-  if (size < 0 && x->require_preserve_xattr && errno != ENOTSUP)
-    {
-      error (0, errno, _("listing attributes of %s"), quoteaf (src));
-      ok = false;
-    }
+  bool failed = size < 0 && errno != ENOTSUP;
+  if (failed && xattr_failure_told (errno, x))
+    error (0, errno, _("listing attributes of %s"), quoteaf (src));
   for (char *n = names; 0 < size && n < names + size; n += strlen (n) + 1)
     {
       if (strncmp (n, "system.", 7) == 0 || strcmp (n, "security.selinux") == 0
@@ -486,32 +499,37 @@ copy_xattrs (char const *src, int src_fd, char const *dst, int dst_fd,
       ssize_t vlen = read_xattr (src, src_fd, n, &value, &value_size);
       if (vlen < 0)
         {
-          if (x->require_preserve_xattr && errno != ENOTSUP)
+          failed = true;
+          if (xattr_failure_told (errno, x))
             {
               char const *qn = xattr_quote (n);
               error (0, errno, _("getting attribute %s of %s"), qn, qn);
-              ok = false;
             }
         }
       else if ((dst_fd >= 0 ? fsetxattr (dst_fd, n, value, vlen, 0)
-                : lsetxattr (dst, n, value, vlen, 0)) != 0
-               && x->require_preserve_xattr)
+                : lsetxattr (dst, n, value, vlen, 0)) != 0)
         {
+          failed = true;
+          bool told = xattr_failure_told (errno, x);
+          /* Where the file system keeps no xattrs, the next would fail
+             the same way: one message for them all, as GNU cp's.  */
           if (errno == ENOTSUP)
-            error (0, errno, _("setting attributes for %s"), quoteaf (dst));
-          else
+            {
+              if (told)
+                error (0, errno, _("setting attributes for %s"),
+                       quoteaf (dst));
+              break;
+            }
+          if (told)
             {
               char const *qn = xattr_quote (n);
               error (0, errno, _("setting attribute %s for %s"), qn, qn);
             }
-          ok = false;
         }
-      if (!ok)
-        break;
     }
   free (value);
   free (names);
-  return ok;
+  return !(failed && x->require_preserve_xattr);
 }
 
 /* No change of mode wanted, for set_attributes.  */
@@ -746,7 +764,9 @@ set_attributes (struct job const *j, int src_fd, int dst_fd,
                     | (S_ISDIR (src_mode) ? 0 : S_ISVTX));
     }
 
-  if (x->preserve_xattr && perms
+  /* A symlink's xattrs (trusted.*, security.*) are copied too, as GNU
+     cp copies them: through its name, with no mode to follow.  */
+  if (x->preserve_xattr && owner != OWNER_FAILED
       && !copy_xattrs (j->src, src_fd, j->dst, dst_fd, x))
     {
       /* GNU cp gives a directory or special file whose xattrs it was

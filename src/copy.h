@@ -89,9 +89,14 @@ struct cp_options
   bool preserve_xattr;
   bool preserve_security_context;
 
-  /* Diagnose a failure to preserve xattrs, rather than ignoring it:
+  /* A failure to preserve xattrs fails the copy, and each is told:
      true with --preserve=xattr, false with -a and --preserve=all.  */
   bool require_preserve_xattr;
+
+  /* Say nothing of xattrs that could not be preserved unless that is
+     required (-a); without it --preserve=all tells of each failure but
+     "not supported" and "no such attribute", as GNU cp.  */
+  bool reduce_diagnostics;
 
   /* --no-preserve=mode: new files get the default mode (0666 or 0777
      less the umask) instead of the source's mode.  */

@@ -472,6 +472,7 @@ parse_options (int argc, char **argv, struct cli *c)
         x->preserve_timestamps = true;
         x->preserve_security_context = true;
         x->preserve_xattr = true;
+        x->reduce_diagnostics = true;
         x->recursive = true;
         break;
       case ATTRIBUTES_ONLY_OPTION:

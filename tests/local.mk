@@ -61,6 +61,7 @@ CPR_COMPARE_TESTS =				\
   tests/cpr/stale-mode.sh			\
   tests/cpr/link-dst.sh				\
   tests/cpr/xattr-conf.sh			\
+  tests/cpr/xattr-errors.sh			\
   tests/cpr/preserve-others.sh			\
   tests/cpr/utf8-quotes.sh			\
   tests/cpr/translations.sh
