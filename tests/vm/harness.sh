@@ -47,18 +47,33 @@ grep '^guest-run: tests/vm/hang-fixture.sh: still running after 2s' out-dump \
   && grep '^== [0-9]* (S (sleeping)) sleep 100000' out-dump \
   || { cat out-dump; fail=1; }
 
-# What a test leaves running in its session when it ends -- here under a
-# timeout of its own, in another process group, and a loop still forking
-# while it is killed -- is killed, and the test passes; the guest boot
-# below shows a process that SIGKILL cannot end (on a frozen
-# filesystem), which only a kernel can make.
-printf '%s\n' 'timeout 1000 sleep 1001 &' 'sleep 1002 &' \
-  'i=0; while [ $i -lt 300 ]; do sleep 1003 & i=$((i + 1)); done &' \
-  'exit 0' > leaver.sh
+# What a test leaves running in its session when it ends is killed, and
+# the test passes: a command under a timeout of its own (in another
+# process group), a loop still forking while it is killed, a chain of
+# processes each of which forks the next and exits at once (faster than
+# a look at /proc), and a process whose name holds a newline -- the last
+# two in a process group of their own (set -m).  The guest boot below
+# shows a process that SIGKILL cannot end (on a frozen filesystem),
+# which only a kernel can make.
+printf '%s\n' '#!/bin/sh' 'while :; do touch alive; sleep 0.1; done' > 'nl
+x' && chmod +x 'nl
+x' || framework_failure_
+printf '%s\n' 'touch alive; sleep 0.01; sh ./hop.sh & exit 0' > hop.sh
+cat > leaver.sh <<'EOF'
+timeout 1000 sleep 1001 &
+sleep 1002 &
+i=0; while [ $i -lt 300 ]; do sleep 1003 & i=$((i + 1)); done &
+set -m
+sh ./hop.sh &
+./'nl
+x' &
+exit 0
+EOF
 env srcdir=$abs_top_srcdir CR_HUNG_MARK="$PWD/hung-mark" CR_HUNG_GRACE=10 \
   "$guest_run" sh ./leaver.sh > out-leaver 2>&1 || { cat out-leaver; fail=1; }
 sleep 1
 ps -eo args | grep -E '^(timeout 1000 )?sleep 100[123]$' && fail=1
+rm -f alive && sleep 1 && test -e alive && { echo "a leftover still runs"; fail=1; }
 test -e hung-mark && fail=1
 # The mark of an abandoned test makes the next one fail without running.
 echo tests/vm/hang-fixture.sh > hung-mark
