@@ -2267,7 +2267,7 @@ static bool tasks_failed;
 static bool fds_short;
 
 /* --jobs=auto: how many files to copy at once into the directory of
-   DST.  A file server (NFS, SMB, Ceph, AFS, Lustre, GPFS, 9P, FUSE)
+   DST.  A file server (NFS, SMB, Ceph, AFS, Lustre, GPFS, 9P)
    answers each request of a copy of a small file (create, write, set
    the attributes, close) after a round trip, which is most of its
    time: copies side by side overlap their round trips, and 8 keep a
@@ -2294,8 +2294,11 @@ auto_jobs (char const *dst)
     case NFS_SUPER_MAGIC: case SMB_SUPER_MAGIC: case SMB2_SUPER_MAGIC:
     case CIFS_SUPER_MAGIC: case CEPH_SUPER_MAGIC: case AFS_SUPER_MAGIC:
     case AFS_FS_MAGIC: case LUSTRE_SUPER_MAGIC: case GPFS_SUPER_MAGIC:
-    case V9FS_MAGIC: case FUSE_SUPER_MAGIC:
+    case V9FS_MAGIC:
       return 8;
+    /* FUSE could be a file server too, but its mounts may show other
+       file systems' directories under identities of their own: a tree
+       is copied onto one a file at a time all the same.  */
     default:
       return 1;
     }

@@ -295,7 +295,7 @@ is a terminal, 'always' or 'never'.\n\
 \n\
 N for --jobs: a number from 1 (the default: one file at a time) to 256,\n\
 or 'auto', which is 8 where DEST is on a network file system (NFS, SMB,\n\
-Ceph, FUSE, ...) and 1 elsewhere.  With N above 1, new regular files are\n\
+Ceph, ...) and 1 elsewhere.  With N above 1, new regular files are\n\
 copied side by side, and nothing changes but the time: the copies, what\n\
 is said about them and in which order, and the exit status are those of\n\
 a copy one file at a time.  With -i or --progress, files are copied one\n\

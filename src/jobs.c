@@ -34,11 +34,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exitfail.h"
+#include "gettext.h"
+#include "minmax.h"
 #include "xalloc.h"
 #include "xvasprintf.h"
+
+#define _(msgid) gettext (msgid)
+
+/* The stack of a worker thread: the copy of one file, through the
+   data mover, libacl and libattr, needs a few KiB of it.  */
+enum { WORKER_STACK = 256 * 1024 };
 
 /* Here error is error itself, which says what was kept for later.  */
 #undef error
@@ -228,11 +238,41 @@ jobs_start (size_t n)
   cap = 4 * n + 8;
   ring = xcalloc (cap, sizeof *ring);
   workers = xcalloc (n, sizeof *workers);
+  /* A worker's stack, by default as big as the stack limit (8 MiB),
+     would count against an address space limit (ulimit -v) that GNU
+     cp's copy fits in many times over: a worker needs a fraction of
+     this.  And the stacks take at most a sixteenth of that limit.  */
+  struct rlimit as;
+  if (getrlimit (RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    n = MIN (n, MAX (1, as.rlim_cur / 16 / WORKER_STACK));
+  pthread_attr_t attr;
+  bool attr_ok = pthread_attr_init (&attr) == 0;
+  if (attr_ok)
+    pthread_attr_setstacksize (&attr, MAX (WORKER_STACK, PTHREAD_STACK_MIN));
   while (n_workers < n
-         && pthread_create (&workers[n_workers], NULL, worker, NULL) == 0)
+         && pthread_create (&workers[n_workers], attr_ok ? &attr : NULL,
+                            worker, NULL) == 0)
     n_workers++;
+  if (attr_ok)
+    pthread_attr_destroy (&attr);
   jobs_started = 0 < n_workers;
   return jobs_started;
+}
+
+/* gnulib's, in place of its own: on the main thread, what the copies
+   before this point said is written first, as without --jobs, and not
+   lost.  Once only: the writing may run out of memory too.  */
+void
+xalloc_die (void)
+{
+  static bool dying;
+  if (jobs_started && !current && !writing && !dying)
+    {
+      dying = true;
+      jobs_drain ();
+    }
+  error (exit_failure, 0, "%s", _("memory exhausted"));
+  abort ();
 }
 
 /* Wait, with the lock held, until the oldest entry is done.  */

@@ -132,7 +132,7 @@ tests/cpr-jobs/%.jobs: tests/cpr/%.sh
 HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
   tests/cpr/jobs-args.sh tests/cpr/jobs-auto.sh tests/cpr/jobs-names.sh \
   tests/cpr/jobs-backup.sh tests/cpr/jobs-nofile.sh tests/cpr/jobs-fold.sh \
-  tests/cpr/jobs-handback.sh tests/cpr/jobs-inherited.sh \
+  tests/cpr/jobs-memory.sh tests/cpr/jobs-handback.sh tests/cpr/jobs-inherited.sh \
   tests/cpr/jobs-into-self.sh tests/cpr/jobs-verbose.sh \
   tests/cpr/jobs-room.sh tests/cpr/jobs-report.sh tests/cpr/jobs-bind.sh \
   tests/cpr/jobs-closed.sh

@@ -20,7 +20,7 @@ fail=0
 
 strace -V > /dev/null 2>&1 || skip_ "strace is needed to count the calls"
 case $(stat -f -c %T .) in
-  nfs*|smb*|cifs|ceph|afs|lustre|gpfs|v9fs|fuse*)
+  nfs*|smb*|cifs|ceph|afs|lustre|gpfs|v9fs)
     skip_ "the build tree is on a network file system" ;;
 esac
 
