@@ -1877,12 +1877,15 @@ make_backup (struct job *j, struct cp_options const *x)
 
 /* Put the backup of J->dst back after a failed copy.  */
 static void
-undo_backup (struct job *j)
+undo_backup (struct job *j, struct cp_options const *x)
 {
   if (j->backup)
     {
       if (renameat (dst_dirfd, j->backup_rel, dst_dirfd, j->dst_rel) != 0)
         error (0, errno, _("cannot un-backup %s"), quoteaf (j->dst));
+      else if (x->verbose)
+        out_printf (_("%s -> %s (unbackup)\n"), quoteaf_n (0, j->backup),
+                    quoteaf_n (1, j->dst));
       free_backup (j);
     }
 }
@@ -2964,7 +2967,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
       bool ok = check_dir_copied (j, x, copy_into_self, &done);
       if (!ok || done)
         {
-          undo_backup (j);
+          undo_backup (j, x);
           return ok;
         }
     }
@@ -2975,7 +2978,7 @@ copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
     ok = copy_by_kind (j, x, copy_into_self);
 
   if (!ok)
-    undo_backup (j);
+    undo_backup (j, x);
   else
     {
       if (!linked && may_be_linked (j, x))

@@ -78,4 +78,12 @@ cpr_case -b -s src dst
 cpr_case -b src num dd
 cpr_case --backup=numbered src src dd
 
+# A copy that fails after its backup was made puts the backup back, and
+# -v says so: "'g.~1~' -> 'g' (unbackup)".  As nobody, for whom the
+# source (root's, mode 000) cannot be read.
+setup_unbackup () { printf 'a\n' > f && printf 'b\n' > g && chmod 000 f; }
+cpr_case --cr-setup=setup_unbackup --cr-user=nobody -v --backup=numbered f g
+cpr_case --cr-setup=setup_unbackup --cr-user=nobody -v -b f g
+cpr_case --cr-setup=setup_unbackup --cr-user=nobody -b f g
+
 Exit $fail
