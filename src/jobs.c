@@ -75,6 +75,7 @@ struct entry
   void *arg;
   bool ok;                      /* what RUN returned */
   bool back;                    /* handed back: DONE does the work */
+  bool oom;                     /* its worker ran out of memory */
   struct segment *out;          /* the output, in order */
   struct segment **out_end;
   char **quoted;                /* out_quote's copies, freed at its end */
@@ -86,12 +87,17 @@ bool jobs_started;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;  /* queued */
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;  /* done */
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;  /* not signalled */
 
 /* The ring: COUNT entries from HEAD, of CAP.  */
 static struct entry *ring;
 static size_t cap, head, count;
 static uintmax_t next_seq;
 static bool stopping;
+
+/* A worker ran out of memory: no more jobs are begun, and cpr dies at
+   that job's place in the output.  */
+static bool out_of_memory;
 
 static pthread_t *workers;
 static size_t n_workers;
@@ -182,6 +188,8 @@ write_done (void)
          at once.  */
       writing = true;
       write_output (&e);
+      if (e.oom)
+        error (exit_failure, 0, "%s", _("memory exhausted"));
       if (e.run)
         e.done (e.arg, e.ok);
       writing = false;
@@ -194,7 +202,9 @@ static bool
 run_one (void)
 {
   struct entry *e = NULL;
-  for (size_t i = 0; i < count && !e; i++)
+  /* The jobs before the one that ran out of memory were begun before
+     it, oldest first: the ones queued after it are not to be.  */
+  for (size_t i = 0; i < count && !e && !out_of_memory; i++)
     if (at (i)->state == QUEUED)
       e = at (i);
   if (!e)
@@ -259,6 +269,22 @@ jobs_start (size_t n)
   return jobs_started;
 }
 
+/* Out of memory on a worker: the main thread says so when it writes
+   this job's output, after the output of the jobs before it, which run
+   on, as a copy made one file at a time would; it begins no new job
+   and exits.  Allocates nothing, and waits for that exit.  */
+static _Noreturn void
+park_worker (void)
+{
+  pthread_mutex_lock (&lock);
+  current->oom = true;
+  current->state = DONE;
+  out_of_memory = true;
+  pthread_cond_broadcast (&done_cond);
+  for (;;)
+    pthread_cond_wait (&never, &lock);
+}
+
 /* gnulib's, in place of its own: on the main thread, what the copies
    before this point said is written first, as without --jobs, and not
    lost.  Once only: the writing may run out of memory too.  */
@@ -266,6 +292,8 @@ void
 xalloc_die (void)
 {
   static bool dying;
+  if (current)
+    park_worker ();
   if (jobs_started && !current && !writing && !dying)
     {
       dying = true;
@@ -309,6 +337,13 @@ jobs_submit (bool (*run) (void *), void (*done) (void *, bool), void *arg)
      as timely as it can be.  */
   write_done ();
   struct entry *e = new_entry ();
+  /* After a worker ran out of memory, cpr copies no more: it dies where
+     that job's output goes.  */
+  if (out_of_memory)
+    {
+      pthread_mutex_unlock (&lock);
+      jobs_drain ();
+    }
   e->run = run;
   e->done = done;
   e->arg = arg;

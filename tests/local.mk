@@ -135,7 +135,15 @@ HOST_TESTS += tests/cpr/jobs-stress.sh tests/cpr/jobs.sh \
   tests/cpr/jobs-memory.sh tests/cpr/jobs-handback.sh tests/cpr/jobs-inherited.sh \
   tests/cpr/jobs-into-self.sh tests/cpr/jobs-verbose.sh \
   tests/cpr/jobs-room.sh tests/cpr/jobs-report.sh tests/cpr/jobs-bind.sh \
-  tests/cpr/jobs-closed.sh
+  tests/cpr/jobs-closed.sh tests/cpr/jobs-oom.sh
+# What jobs-oom.sh runs cpr with: memory that runs out at a chosen file.
+check_PROGRAMS += tests/cpr/oom.so
+tests_cpr_oom_so_SOURCES = tests/cpr/oom.c
+# Not gnulib's headers: it wraps glibc's own functions.
+tests_cpr_oom_so_CPPFLAGS = -I$(srcdir)/tests/cpr
+tests_cpr_oom_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_cpr_oom_so_LDFLAGS = -shared
+tests_cpr_oom_so_LDADD = -ldl
 # What jobs-fold.sh checks: src/fold.c's decisions.
 check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
