@@ -4,7 +4,8 @@
 # class of kernel report, a tainted kernel and a hung guest each fail the
 # run, and a test in whose time the kernel reported fails by name; a test
 # stuck for good is abandoned and the guest still reports; a passing
-# command passes and its status comes back.  Five boots.
+# command passes and its status comes back; a signal to vm/run stops its
+# guest.  Five boots.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -46,6 +47,26 @@ returns_ 1 env CR_TEST_TIMEOUT=3 srcdir=$abs_top_srcdir \
 grep '^guest-run: tests/vm/hang-fixture.sh: still running after 2s' out-dump \
   && grep '^== [0-9]* (S (sleeping)) sleep 100000' out-dump \
   || { cat out-dump; fail=1; }
+
+# vm/run stopped by a signal stops its guest, which would otherwise run
+# on (timeout keeps it in a process group of its own) and hold the lock
+# that a killed "make bench" took: a QEMU that sleeps, no kernel needed.
+printf '%s\n' '#!/bin/sh' 'echo $$ > qemu-pid' 'exec sleep 600' > fake-qemu &&
+  chmod +x fake-qemu || framework_failure_
+env QEMU=$PWD/fake-qemu COPYRANGE_BZIMAGE=/dev/null $run -- true \
+  > out-term 2>&1 &
+vm_pid=$!
+for i in $(seq 120); do test -s qemu-pid && break; sleep 1; done
+test -s qemu-pid || { cat out-term; framework_failure_ "no fake QEMU"; }
+kill -TERM $vm_pid
+for i in $(seq 20); do kill -0 "$(cat qemu-pid)" 2> /dev/null || break; sleep 1; done
+if kill -0 "$(cat qemu-pid)" 2> /dev/null; then
+  echo "vm/run stopped by SIGTERM left its guest running"; fail=1
+  kill -KILL "$(cat qemu-pid)"
+fi
+wait $vm_pid
+grep '^vm/run: stopped by a signal; the guest was stopped too$' out-term ||
+  { cat out-term; fail=1; }
 
 # What a test leaves running in its session when it ends is killed, and
 # the test passes: a command under a timeout of its own (in another
