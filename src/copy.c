@@ -425,6 +425,20 @@ xattr_quote (char const *name)
   return quoteaf (name);
 }
 
+/* One call to read SRC's xattr NAME, or its list of names if NAME is
+   null, into BUF of SIZE bytes (its size only, if SIZE is 0): through
+   SRC_FD, or if that is -1 from SRC itself, not following a symlink.  */
+static ssize_t
+get_xattr (char const *src, int src_fd, char const *name, void *buf,
+           size_t size)
+{
+  if (name)
+    return (src_fd >= 0 ? fgetxattr (src_fd, name, buf, size)
+            : lgetxattr (src, name, buf, size));
+  return (src_fd >= 0 ? flistxattr (src_fd, buf, size)
+          : llistxattr (src, buf, size));
+}
+
 /* Read into *BUF, of *BUFSIZE bytes and grown as needed, the list of
    SRC's xattr names if NAME is null, else the value of its xattr NAME;
    SRC is open as SRC_FD, or -1.  Return the length, or -1 with errno
@@ -436,18 +450,10 @@ read_xattr (char const *src, int src_fd, char const *name,
 {
   for (;;)
     {
-      ssize_t n = (name
-                   ? (src_fd >= 0 ? fgetxattr (src_fd, name, *buf, *bufsize)
-                      : lgetxattr (src, name, *buf, *bufsize))
-                   : (src_fd >= 0 ? flistxattr (src_fd, *buf, *bufsize)
-                      : llistxattr (src, *buf, *bufsize)));
+      ssize_t n = get_xattr (src, src_fd, name, *buf, *bufsize);
       if (n >= 0 || errno != ERANGE)
         return n;
-      n = (name
-           ? (src_fd >= 0 ? fgetxattr (src_fd, name, NULL, 0)
-              : lgetxattr (src, name, NULL, 0))
-           : (src_fd >= 0 ? flistxattr (src_fd, NULL, 0)
-              : llistxattr (src, NULL, 0)));
+      n = get_xattr (src, src_fd, name, NULL, 0);
       if (n < 0)
         return n;
       /* Doubling at least: a list or value that keeps growing between
