@@ -2918,6 +2918,8 @@ static bool
 copy_job (struct job *j, struct cp_options const *x, bool *copy_into_self)
 {
   *copy_into_self = false;
+  /* Not a file more after a worker ran out of memory.  */
+  jobs_check ();
 
   if (!stat_source (j, x))
     return false;

@@ -336,14 +336,8 @@ jobs_submit (bool (*run) (void *), void (*done) (void *, bool), void *arg)
   /* Whatever is done goes out first: the ring stays short, and output
      as timely as it can be.  */
   write_done ();
+  jobs_check ();
   struct entry *e = new_entry ();
-  /* After a worker ran out of memory, cpr copies no more: it dies where
-     that job's output goes.  */
-  if (out_of_memory)
-    {
-      pthread_mutex_unlock (&lock);
-      jobs_drain ();
-    }
   e->run = run;
   e->done = done;
   e->arg = arg;
@@ -399,6 +393,24 @@ jobs_wait (uintmax_t first)
         break;
     }
   write_done ();
+}
+
+void
+jobs_check (void)
+{
+  /* While an entry is written, the parked one comes after it: its turn
+     comes when this one's is over.  */
+  if (!jobs_started || current || writing)
+    return;
+  pthread_mutex_lock (&lock);
+  bool parked = out_of_memory;
+  pthread_mutex_unlock (&lock);
+  if (!parked)
+    return;
+  /* write_done exits at the parked job's place, which comes before the
+     end of the ring: the jobs before it were all begun before it.  */
+  jobs_drain ();
+  abort ();
 }
 
 void

@@ -60,6 +60,12 @@ uintmax_t jobs_next (void);
    thread.  */
 void jobs_wait (uintmax_t first);
 
+/* If a worker ran out of memory, write the output of the jobs before
+   its job, and exit there with "memory exhausted", as a copy made one
+   file at a time would have; cpr must then change nothing more in the
+   destination.  Main thread; nothing on a worker.  */
+void jobs_check (void);
+
 /* Wait until every job is done and its output written.  Main thread.  */
 void jobs_drain (void);
 

@@ -3,7 +3,9 @@
 # what cpr says, its exit status and the -v lines before the failure are
 # those of the same copy made one file at a time (--jobs=1), though a
 # file before it is still being copied when memory runs out (the -v
-# lines held behind it were once lost, the worker exiting at once).
+# lines held behind it were once lost, the worker exiting at once); and
+# cpr makes no more than the copies in flight then, where the main
+# thread once went on to make a directory of symlinks, unsaid.
 
 # Copyright (C) 2026 The copyrange authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,7 +20,8 @@ test -r "$oom" || framework_failure_ "no $oom"
 # while the files after it are copied; memory runs out in the copy of
 # s/b/f8, which reads the xattrs (-a) into memory.
 mkdir -p s/a s/b && echo slow > s/a/slow &&
-for i in $(seq 20); do echo $i > s/b/f$i || exit 1; done ||
+for i in $(seq 20); do echo $i > s/b/f$i || exit 1; done &&
+mkdir s/b/z && for i in $(seq 300); do ln -s x$i s/b/z/l$i || exit 1; done ||
   framework_failure_
 
 # run J: cpr --jobs=J -av into a new T, its output in out-J and err-J,
@@ -41,12 +44,17 @@ compare exp-err err-1 ||
 grep -q "^'s/a/slow' -> 'T/a/slow'\$" out-1 &&
   grep -q "^'s/b/f8' -> 'T/b/f8'\$" out-1 ||
   framework_failure_ "--jobs=1 did not come to s/b/f8"
+ref=$(find T | wc -l)
 
 for j in 2 8; do
   for k in 1 2 3; do
     run $j
     compare out-1 out-$j || { echo "--jobs=$j, run $k: -v lines"; fail=1; }
     compare err-1 err-$j || { echo "--jobs=$j, run $k: diagnostics"; fail=1; }
+    # At most as many files as the ring holds: 4 for each worker, and 8.
+    made=$(find T | wc -l)
+    test $made -le $((ref + 4 * j + 8)) || {
+      echo "--jobs=$j, run $k: $made files made, against $ref"; fail=1; }
   done
 done
 
