@@ -2891,10 +2891,8 @@ settle_existing_dst (struct job const *j, struct cp_options const *x)
    X->dest_info, which a later operand may not overwrite, as in GNU cp
    (which overwrites a file made inside a directory's copy, as "cp -r
    a/x b/x t" does t/x/f); and any symlink in made_symlinks, which cpr,
-   unlike GNU cp, refuses to write through later (through_new_symlink),
-   while later operands may come upon it: a tree of a million symlinks,
-   the last operand, would otherwise fill a table for nothing.  A copy
-   on a worker is neither.  */
+   unlike GNU cp, refuses to write through later (through_new_symlink).
+   A copy on a worker is neither.  */
 static void
 record_made (struct job const *j, struct cp_options const *x)
 {
@@ -2905,7 +2903,7 @@ record_made (struct job const *j, struct cp_options const *x)
     return;
   if (j->command_line_arg)
     record_file (x->dest_info, j->dst, &st);
-  if (S_ISLNK (st.st_mode) && x->more_operands)
+  if (S_ISLNK (st.st_mode))
     {
       if (!made_symlinks)
         made_symlinks = file_set (true);

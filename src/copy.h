@@ -136,11 +136,6 @@ struct cp_options
      NULL when there is only one source.  */
   Hash_table *dest_info;
 
-  /* Whether operands are still to be copied after the current one: only
-     they could write through a symlink that its copy makes
-     (through_new_symlink), so only then is each one remembered.  */
-  bool more_operands;
-
   /* Command-line sources already copied, to warn about repeats.  */
   Hash_table *src_info;
 };

@@ -1063,10 +1063,7 @@ do_copy (int n, char **file, struct cli *c)
       settle_jobs_into (n, file, dir, c->parents, &c->x);
       bool parent_missing = false;
       for (int i = 0; i < n; i++)
-        {
-          c->x.more_operands = i + 1 < n;
-          ok &= copy_into_dir (file[i], dir, fd, c, &parent_missing);
-        }
+        ok &= copy_into_dir (file[i], dir, fd, c, &parent_missing);
       /* Copies on worker threads use FD.  */
       ok &= copy_wait ();
       close (fd);

@@ -144,8 +144,6 @@ tests_cpr_oom_so_CPPFLAGS = -I$(srcdir)/tests/cpr
 tests_cpr_oom_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_cpr_oom_so_LDFLAGS = -shared
 tests_cpr_oom_so_LDADD = -ldl
-# The memory of a copy of many symbolic links, against GNU cp's.
-HOST_TESTS += tests/cpr/symlink-memory.sh
 # What jobs-fold.sh checks: src/fold.c's decisions.
 check_PROGRAMS += tests/cpr/fold-test
 tests_cpr_fold_test_SOURCES = tests/cpr/fold-test.c src/fold.c src/fold.h
