@@ -9,12 +9,16 @@
                       was given it), every call of malloc, calloc or realloc on
                       that thread fails with ENOMEM: memory runs out in
                       the copy of NAME, on whichever thread copies it.
-   CPR_OOM_SLOW=NAME  opening NAME takes a second more: its copy is
-                      still going on when the others after it are done.
+   CPR_OOM_SLOW=NAME[:NAME]...
+                      opening NAME (with open, openat or opendir) takes
+                      a second more: its copy is still going on when the
+                      others after it are done, or, for a directory, the
+                      copy of what comes before it is over.
 
    Otherwise the calls are glibc's.  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,12 +34,17 @@ extern void *__libc_realloc (void *, size_t);
 
 static _Thread_local bool out_of_memory;
 
-/* Whether NAME is what the variable VAR names.  */
+/* Whether NAME is one of the names, separated by ':', that the
+   variable VAR holds.  */
 static bool
 named (char const *var, char const *name)
 {
-  char const *s = getenv (var);
-  return s && *s && strcmp (s, name) == 0;
+  size_t len = strlen (name);
+  for (char const *s = getenv (var); s && *s; s += strcspn (s, ":"),
+         s += *s == ':')
+    if (strncmp (s, name, len) == 0 && (s[len] == ':' || !s[len]))
+      return true;
+  return false;
 }
 
 /* After opening NAME, what the variables ask for.  */
@@ -84,6 +93,17 @@ open (char const *name, int flags, ...)
   int fd = real (name, flags, mode);
   opened (name);
   return fd;
+}
+
+DIR *
+opendir (char const *name)
+{
+  static DIR *(*real) (char const *);
+  if (!real)
+    real = dlsym (RTLD_NEXT, "opendir");
+  DIR *d = real (name);
+  opened (name);
+  return d;
 }
 
 /* Whether an allocation must fail, and if so with errno set.  */
